@@ -1948,7 +1948,8 @@ PTO_API pto_status pto_tinsert(pto_tile *dst, const pto_tile *src, size_t index_
  * implementations take them), bits unchanged. tmp: the page's A2A3 scratch,
  * never read or written. Rules, checked in this order:
  * - dst, src, indices not NULL; A2A3: tmp not NULL (PTO_ERR_NULL_ARGUMENT).
- * - dst's dtype: all nine, INT64 and UINT64 under HOST and A5, the 2- and
+ * - dst's dtype: all nine, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2 and
+ *   HIFLOAT8 (as bytes; A5's TGather.hpp) under HOST and A5, the 2- and
  *   4-byte ones under A2A3; src's equal to dst's (PTO_ERR_DTYPE_MISMATCH);
  *   indices INT16, UINT16, INT32, UINT32 (A2A3: INT32, UINT32)
  *   (PTO_ERR_UNSUPPORTED_DTYPE); 8-byte data by 4-byte indices only
@@ -1982,7 +1983,8 @@ PTO_API pto_status pto_tgather(pto_tile *dst, const pto_tile *src, const pto_til
  * checked in this order:
  * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT).
  * - dst's dtype: HOST and A5 INT8, UINT8, INT16, UINT16, INT32, UINT32,
- *   INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32; A2A3 the 2- and 4-byte ones
+ *   INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32, FLOAT8_E4M3, FLOAT8_E5M2,
+ *   HIFLOAT8 (as bytes; A5's TGather.hpp); A2A3 the 2- and 4-byte ones
  *   (PTO_ERR_UNSUPPORTED_DTYPE); src one of the same list, of dst's element
  *   size (PTO_ERR_DTYPE_MISMATCH).
  * - pattern and axis values of their enums (PTO_ERR_INVALID_ARGUMENT).

@@ -697,6 +697,50 @@ static void test_textract_bytes(void **state) {
     TILES_DESTROY(src, dst);
 }
 
+/* TGATHER's index and mask-pattern forms of the 8-bit floats (A5's
+ * TGather.hpp lists FP8 and HiFloat8): their bytes under HOST and A5,
+ * refused under A2A3 with nothing written. */
+static void test_tgather_bytes(void **state) {
+    (void)state;
+    static const pto_dtype kLow[] = {PTO_FLOAT8_E4M3, PTO_FLOAT8_E5M2, PTO_HIFLOAT8};
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A5, PTO_PROFILE_A2A3};
+    for (size_t p = 0; p < COUNT(kProfiles); ++p)
+        for (size_t d = 0; d < COUNT(kLow); ++d) {
+            pto_tile *src = tile_new(kLow[d], 4, 64, 4, 64), *dst = tile_new(kLow[d], 2, 32, 2, 32);
+            pto_tile *idx = tile_new(PTO_INT32, 2, 32, 2, 32), *half = tile_new(kLow[d], 4, 32, 4, 32);
+            for (uint32_t i = 0; i < 4; ++i)
+                for (uint32_t j = 0; j < 64; ++j) tile_put(src, i, j, (i * 64 + j) * 5 + 1);
+            for (uint32_t i = 0; i < 2; ++i)
+                for (uint32_t j = 0; j < 32; ++j) {
+                    tile_put(idx, i, j, (i * 97 + j * 7) % 256);
+                    tile_put(dst, i, j, 0xA5);
+                }
+            for (uint32_t i = 0; i < 4; ++i)
+                for (uint32_t j = 0; j < 32; ++j) tile_put(half, i, j, 0xA5);
+            assert_int_equal(pto_set_profile(kProfiles[p]), PTO_OK);
+            const pto_tile *tmp = kProfiles[p] == PTO_PROFILE_A2A3 ? idx : NULL;
+            const pto_status st = pto_tgather(dst, src, idx, (pto_tile *)tmp);
+            const pto_status mask = pto_tgather_mask(half, src, PTO_MASK_P1010, PTO_GATHER_ROW);
+            assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+            const bool ok = kProfiles[p] != PTO_PROFILE_A2A3;
+            char what[96];
+            snprintf(what, sizeof what, "tgather %s on %s", pto_dtype_string(kLow[d]),
+                     pto_profile_string(kProfiles[p]));
+            expect_status(st, ok ? PTO_OK : PTO_ERR_UNSUPPORTED_DTYPE, what);
+            expect_status(mask, ok ? PTO_OK : PTO_ERR_UNSUPPORTED_DTYPE, what);
+            for (uint32_t i = 0; i < 2; ++i)
+                for (uint32_t j = 0; j < 32; ++j) {
+                    const uint32_t k = (i * 97 + j * 7) % 256;
+                    assert_int_equal(tile_get(dst, i, j), ok ? tile_get(src, k / 64, k % 64) : 0xA5);
+                }
+            /* P1010 keeps the odd columns of each row, packed row after row */
+            for (uint32_t i = 0; i < 4; ++i)
+                for (uint32_t j = 0; j < 32; ++j)
+                    assert_int_equal(tile_get(half, i, j), ok ? tile_get(src, i, 2 * j + 1) : 0xA5);
+            TILES_DESTROY(src, dst, idx, half);
+        }
+}
+
 /* A program's pto.tcvt through a packed type: a packed tile's cols count
  * its bytes (PTOAS's logical extent twice that), the values as pto_tcvt's,
  * a NaN into FP4 refused when it runs. */
@@ -796,6 +840,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_tmov_bytes),
         cmocka_unit_test(test_tinsert_bytes),
         cmocka_unit_test(test_textract_bytes),
+        cmocka_unit_test(test_tgather_bytes),
         cmocka_unit_test(test_program_packed),
         cmocka_unit_test(test_every_f32),
     };

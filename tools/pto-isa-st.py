@@ -1501,6 +1501,60 @@ def extract_vec(case, p, args):
 ADAPTERS['textract_vec'] = extract_vec
 
 
+GATHER_PATTERN = {'P0101': 1, 'P1010': 2, 'P0001': 3, 'P0010': 4, 'P0100': 5, 'P1000': 6, 'P1111': 7}
+
+
+def gather_a5(case, p, args):
+    """TGATHER, A5's suite: the index form (src0 as src0_row x src0_col,
+    indices src1 of src1type, dst indices' shape; case5 / case6 hold FP8
+    E4M3 / E5M2 bytes, main.cpp's float8 types, as the generator's int8),
+    the mask-pattern form (src row x col, dst row x col whose first
+    elements, in row order, are the kept columns packed: the golden) and
+    the compare form (k_value one per row, UINT32 for 4-byte src and
+    UINT16 otherwise; dst src_row x k of UINT32, cdst the counts; mode GT or
+    EQ)."""
+    name = os.path.basename(case)
+    if hasattr(p, 'src0type'):
+        low = {'f8e4m3': 'FLOAT8_E4M3', 'f8e5m2': 'FLOAT8_E5M2'}
+        key = [v for k, v in low.items() if k in name]
+        ss, ds = (p.src0_row, p.src0_col), (p.src1_row, p.src1_col)
+        src = RawTile(key[0], *ss) if key else Tile(p.src0type, *ss)
+        dst = RawTile(key[0], *ds) if key else Tile(p.src0type, *ds)
+        idx = Tile(p.src1type, *ds)
+        src.put(read_matrix(find(case, 'src0.bin'), src.bits, [ss]))
+        idx.put(read_matrix(find(case, 'src1.bin'), idx.bits, [ds]))
+        check(LIB.pto_tgather(dst.h, src.h, idx.h, None), 'pto_tgather')
+        return compare(dst.valid(), read_matrix(find(case, 'golden.bin'), dst.bits, [ds]))
+    if hasattr(p, 'pattern'):
+        pat = [v for k, v in GATHER_PATTERN.items() if name.endswith(k)]
+        src, dst = Tile(p.src_type, p.row, p.col), Tile(p.dst_type, p.row, p.col)
+        src.put(read_matrix(find(case, 'x1_gm.bin'), src.bits, [(p.row, p.col)]))
+        check(LIB.pto_tgather_mask(dst.h, src.h, pat[0], 0), 'pto_tgather_mask')
+        want = np.fromfile(find(case, 'golden.bin'), dst.bits)
+        return compare(dst.array().reshape(1, -1)[:, :want.size].copy(), want.reshape(1, -1))
+    R, C = p.src_row, p.src_col
+    src = Tile(p.src_type, R, C)
+    src.put(read_matrix(find(case, 'src.bin'), src.bits, [(R, C)]))
+    kdt = np.uint32 if np.dtype(p.src_type).itemsize == 4 else np.uint16
+    kv = Tile(kdt, R, 1)
+    kv.put(read_matrix(find(case, 'src1.bin'), kv.bits, [(R, 1)]))
+    dst, cdst = Tile(p.dst_type, R, p.k), Tile(p.dst_type, R, 1)
+    mode = 3 if p.cmpmode == 0 else 0  # PTO_CMP_GT, PTO_CMP_EQ
+    check(LIB.pto_tgather_cmp(dst.h, src.h, kv.h, None, cdst.h, mode, p.i_offset), 'pto_tgather_cmp')
+    return compare(dst.valid(), read_matrix(find(case, 'golden.bin'), dst.bits, [(R, p.k)]))
+
+
+ADAPTERS['tgather'] = gather_a5
+ADAPTER_SUITES['tgather'] = ('a5',)
+ADAPTERS['textract_ndto2xnz'] = no_golden(
+    'dst is a vec tile in the NZ layout (two of them): libpto\'s vec tiles are ND '
+    '(pto_tile_create_cube takes PTO_LOC_VEC with ND only)')
+# tinsert_zn: TINSERT of a vec tile in the ZN layout into a mat ZN tile; its
+# generator functions are not recorded, so each case is listed as a cube or
+# NZ form (libpto's vec tiles are ND).
+ADAPTERS['tinsert_zn'] = no_golden('a vec ZN source')
+
+
 # ---------------------------------------------------------------------------
 
 def main():
