@@ -191,11 +191,6 @@ pto_status CheckTExtract(const Operands& o, pto_profile profile) {
   // under A2A3 and A5, dst's whole rows x cols inside src's, the page's
   // bound).
   if (!o.contents_known) return v.status();
-  if (fp4_a5)
-    v.Require(col % 32 == 0, PTO_ERR_OUT_OF_RANGE,
-              "index_col %zu of a packed FP4 tile is not a multiple of 32 bytes, which A5 "
-              "requires (but for a 1x1 dst)",
-              col);
   v.Require(SpanFits(row, dst->valid_rows, src->valid_rows) &&
                 SpanFits(col, dst->valid_cols, src->valid_cols),
             PTO_ERR_OUT_OF_RANGE,
@@ -211,6 +206,11 @@ pto_status CheckTExtract(const Operands& o, pto_profile profile) {
               "index_row %zu + dst rows %u or index_col %zu + dst cols %u exceeds src %ux%u, "
               "which %s forbids",
               row, dst->rows, col, dst->cols, src->rows, src->cols, target);
+  if (fp4_a5)
+    v.Require(col % 32 == 0, PTO_ERR_OUT_OF_RANGE,
+              "index_col %zu of a packed FP4 tile is not a multiple of 32 bytes, which A5 "
+              "requires (but for a 1x1 dst)",
+              col);
   return RequireA2A3IndexCol(v, profile, one_element, col, size, "dst").status();
 }
 
