@@ -600,8 +600,9 @@ PTO_API pto_status pto_tile_read_f32(const pto_tile *tile, float *dst, size_t co
  *
  * What takes them: pto_tmatmul, pto_tmatmul_acc, pto_tmatmul_bias and
  * pto_tgemv, pto_tgemv_acc, pto_tgemv_bias (under each profile, see "Matrix
- * multiply"), and pto_tmov, which moves between
- * the cube's memories (mat to left, right or bias; acc to vec or mat).
+ * multiply"), pto_tmov, which moves between
+ * the cube's memories (mat to left, right or bias; acc to vec or mat), and
+ * pto_textract, a window of a mat tile into a left or right tile.
  * Every other operation refuses a tile whose location is not PTO_LOC_VEC,
  * before its other rules, with PTO_ERR_INVALID_ARGUMENT, e.g. "pto_tadd:
  * src0 is a left NZ tile; only pto_tmov, pto_tmatmul, ... take the cube's
@@ -1890,17 +1891,38 @@ PTO_API pto_status pto_tsels(pto_tile *dst, const pto_tile *mask, const pto_tile
  * whose top left element is (index_row, index_col). Rules, checked in this
  * order:
  * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT).
- * - all nine dtypes on every profile (the page's Vec -> Vec list); src's
- *   equal to dst's (PTO_ERR_DTYPE_MISMATCH).
+ * - all nine dtypes on every profile (the page's Vec -> Vec list), and
+ *   under HOST and A5 also FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0,
+ *   FLOAT4_E2M1X2 and FLOAT4_E1M2X2 (A5's Vec -> Vec implementation and ST
+ *   take them, TExtract.hpp), moved as bytes: a packed tile's cols, valid
+ *   cols and index_col count bytes of two values (PTO_ERR_UNSUPPORTED_DTYPE
+ *   otherwise); src's equal to dst's (PTO_ERR_DTYPE_MISMATCH).
  * - src shares no byte of its valid elements with dst's (PTO_ERR_ALIASING).
  * - A2A3 and A5: dst rows and cols at most src's; A2A3: src and dst rows
  *   multiples of 32 bytes, and a 1-byte dst's valid cols even unless its
- *   valid region is 1x1 (PTO_ERR_SHAPE_MISMATCH, naming the profile).
+ *   valid region is 1x1; A5, a packed FP4 dst whose valid region is not
+ *   1x1: src cols, dst cols and dst valid cols multiples of 32 bytes (A5's
+ *   byte copy) (PTO_ERR_SHAPE_MISMATCH, naming the profile).
  * - the window: index_row + dst valid rows <= src valid rows and index_col
  *   + dst valid cols <= src valid cols; A2A3 and A5 also index_row + dst
  *   rows <= src rows and index_col + dst cols <= src cols (the page's
- *   bound); A2A3: index_col a multiple of 32 bytes unless dst's valid region
- *   is 1x1 (PTO_ERR_OUT_OF_RANGE). */
+ *   bound; not for A5's 1x1 dst valid region, whose scalar copy bounds the
+ *   index only); A2A3, and A5 for a packed FP4 dst: index_col a multiple of 32
+ *   bytes unless dst's valid region is 1x1 (PTO_ERR_OUT_OF_RANGE).
+ * Its cube form (a cube tile on either side, "Cube tiles"; the page's Mat ->
+ * Left/Right): dst, a left or right tile, gets the window of src, a mat
+ * tile, each element at its (row, column) whatever the two layouts, bits
+ * unchanged. Rules, in this order: NULL handles (PTO_ERR_NULL_ARGUMENT);
+ * src a mat tile and dst a left or right one (PTO_ERR_INVALID_ARGUMENT);
+ * under A2A3 and A5 dst laid out as the matrix multiply takes it (left ZZ
+ * under A2A3, NZ under A5; right ZN) and src NZ or ZN (a transposed
+ * operand) (PTO_ERR_INVALID_ARGUMENT); src's dtype equal to dst's
+ * (PTO_ERR_DTYPE_MISMATCH); INT8, FLOAT16, BFLOAT16, FLOAT32, and under
+ * HOST and A5 also FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0,
+ * FLOAT4_E2M1X2, FLOAT4_E1M2X2 (A5's TExtract.hpp; PTO_ERR_UNSUPPORTED_DTYPE);
+ * dst and src not the same handle (PTO_ERR_ALIASING); index_row + dst
+ * valid rows <= src valid rows and index_col + dst valid cols <= src valid
+ * cols (PTO_ERR_OUT_OF_RANGE). */
 PTO_API pto_status pto_textract(pto_tile *dst, const pto_tile *src, size_t index_row,
                                 size_t index_col);
 
@@ -1936,7 +1958,8 @@ PTO_API pto_status pto_tinsert(pto_tile *dst, const pto_tile *src, size_t index_
  * implementations take them), bits unchanged. tmp: the page's A2A3 scratch,
  * never read or written. Rules, checked in this order:
  * - dst, src, indices not NULL; A2A3: tmp not NULL (PTO_ERR_NULL_ARGUMENT).
- * - dst's dtype: all nine, INT64 and UINT64 under HOST and A5, the 2- and
+ * - dst's dtype: all nine, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2 and
+ *   HIFLOAT8 (as bytes; A5's TGather.hpp) under HOST and A5, the 2- and
  *   4-byte ones under A2A3; src's equal to dst's (PTO_ERR_DTYPE_MISMATCH);
  *   indices INT16, UINT16, INT32, UINT32 (A2A3: INT32, UINT32)
  *   (PTO_ERR_UNSUPPORTED_DTYPE); 8-byte data by 4-byte indices only
@@ -1970,7 +1993,8 @@ PTO_API pto_status pto_tgather(pto_tile *dst, const pto_tile *src, const pto_til
  * checked in this order:
  * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT).
  * - dst's dtype: HOST and A5 INT8, UINT8, INT16, UINT16, INT32, UINT32,
- *   INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32; A2A3 the 2- and 4-byte ones
+ *   INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32, FLOAT8_E4M3, FLOAT8_E5M2,
+ *   HIFLOAT8 (as bytes; A5's TGather.hpp); A2A3 the 2- and 4-byte ones
  *   (PTO_ERR_UNSUPPORTED_DTYPE); src one of the same list, of dst's element
  *   size (PTO_ERR_DTYPE_MISMATCH).
  * - pattern and axis values of their enums (PTO_ERR_INVALID_ARGUMENT).

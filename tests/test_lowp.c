@@ -642,6 +642,105 @@ static void test_tinsert_bytes(void **state) {
         }
 }
 
+/* TEXTRACT (Vec -> Vec) of the low-precision types: their bytes under HOST
+ * and A5 (A5's Vec -> Vec implementation), refused under A2A3 with nothing
+ * written; a packed tile's index_col counts bytes, and under A5 a packed
+ * window starts and spans whole 32-byte blocks unless it is 1x1. */
+static void test_textract_bytes(void **state) {
+    (void)state;
+    static const pto_dtype kLow[] = {PTO_FLOAT8_E4M3, PTO_FLOAT8_E5M2, PTO_HIFLOAT8,
+                                     PTO_FLOAT8_E8M0, PTO_FLOAT4_E2M1X2, PTO_FLOAT4_E1M2X2};
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A5, PTO_PROFILE_A2A3};
+    for (size_t p = 0; p < COUNT(kProfiles); ++p)
+        for (size_t d = 0; d < COUNT(kLow); ++d) {
+            const bool packed = kLow[d] == PTO_FLOAT4_E2M1X2 || kLow[d] == PTO_FLOAT4_E1M2X2;
+            pto_tile *src = tile_new(kLow[d], 8, 64, 7, 64), *dst = tile_new(kLow[d], 4, 32, 3, 32);
+            pto_tile *one = tile_new(kLow[d], 1, 32, 1, 1);
+            for (uint32_t i = 0; i < 8; ++i)
+                for (uint32_t j = 0; j < 64; ++j) tile_put(src, i, j, (i * 64 + j) * 7 + 3);
+            for (uint32_t i = 0; i < 4; ++i)
+                for (uint32_t j = 0; j < 32; ++j) tile_put(dst, i, j, 0xA5);
+            for (uint32_t j = 0; j < 32; ++j) tile_put(one, 0, j, 0x5A);
+            assert_int_equal(pto_set_profile(kProfiles[p]), PTO_OK);
+            const pto_status st = pto_textract(dst, src, 4, 32);
+            /* 1x1: any byte, under A5 also where dst's 32 cols pass src's edge (its scalar copy) */
+            const pto_status scalar = pto_textract(one, src, 6, 41);
+            const pto_status odd = pto_textract(dst, src, 4, 16);
+            assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+            const bool ok = kProfiles[p] != PTO_PROFILE_A2A3;
+            char what[96];
+            snprintf(what, sizeof what, "textract %s on %s", pto_dtype_string(kLow[d]),
+                     pto_profile_string(kProfiles[p]));
+            expect_status(st, ok ? PTO_OK : PTO_ERR_UNSUPPORTED_DTYPE, what);
+            expect_status(scalar, ok ? PTO_OK : PTO_ERR_UNSUPPORTED_DTYPE, what);
+            /* index_col 16 of a 32-byte-wide window: A5 refuses it for FP4 only */
+            const pto_status want_odd = !ok ? PTO_ERR_UNSUPPORTED_DTYPE
+                                        : packed && kProfiles[p] == PTO_PROFILE_A5 ? PTO_ERR_OUT_OF_RANGE
+                                                                                    : PTO_OK;
+            expect_status(odd, want_odd, what);
+            const uint32_t col = want_odd == PTO_OK ? 16 : 32;
+            for (uint32_t i = 0; i < 4; ++i)
+                for (uint32_t j = 0; j < 32; ++j)
+                    assert_int_equal(tile_get(dst, i, j),
+                                     ok && i < 3 ? tile_get(src, 4 + i, col + j) : 0xA5);
+            assert_int_equal(tile_get(one, 0, 0), ok ? tile_get(src, 6, 41) : 0x5A);
+            for (uint32_t j = 1; j < 32; ++j) assert_int_equal(tile_get(one, 0, j), 0x5A);
+            TILES_DESTROY(src, dst, one);
+        }
+    /* A5: a packed window of 16 bytes (not 1x1) is refused, nothing written */
+    pto_tile *src = tile_new(PTO_FLOAT4_E2M1X2, 2, 64, 2, 64), *dst = tile_new(PTO_FLOAT4_E2M1X2, 2, 32, 2, 16);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    expect_status(pto_textract(dst, src, 0, 0), PTO_ERR_SHAPE_MISMATCH, "A5 FP4 window of 16 bytes");
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    assert_int_equal(pto_textract(dst, src, 0, 0), PTO_OK);
+    for (uint32_t j = 0; j < 32; ++j) assert_int_equal(tile_get(dst, 1, j), j < 16 ? tile_get(src, 1, j) : 0);
+    TILES_DESTROY(src, dst);
+}
+
+/* TGATHER's index and mask-pattern forms of the 8-bit floats (A5's
+ * TGather.hpp lists FP8 and HiFloat8): their bytes under HOST and A5,
+ * refused under A2A3 with nothing written. */
+static void test_tgather_bytes(void **state) {
+    (void)state;
+    static const pto_dtype kLow[] = {PTO_FLOAT8_E4M3, PTO_FLOAT8_E5M2, PTO_HIFLOAT8};
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A5, PTO_PROFILE_A2A3};
+    for (size_t p = 0; p < COUNT(kProfiles); ++p)
+        for (size_t d = 0; d < COUNT(kLow); ++d) {
+            pto_tile *src = tile_new(kLow[d], 4, 64, 4, 64), *dst = tile_new(kLow[d], 2, 32, 2, 32);
+            pto_tile *idx = tile_new(PTO_INT32, 2, 32, 2, 32), *half = tile_new(kLow[d], 4, 32, 4, 32);
+            for (uint32_t i = 0; i < 4; ++i)
+                for (uint32_t j = 0; j < 64; ++j) tile_put(src, i, j, (i * 64 + j) * 5 + 1);
+            for (uint32_t i = 0; i < 2; ++i)
+                for (uint32_t j = 0; j < 32; ++j) {
+                    tile_put(idx, i, j, (i * 97 + j * 7) % 256);
+                    tile_put(dst, i, j, 0xA5);
+                }
+            for (uint32_t i = 0; i < 4; ++i)
+                for (uint32_t j = 0; j < 32; ++j) tile_put(half, i, j, 0xA5);
+            assert_int_equal(pto_set_profile(kProfiles[p]), PTO_OK);
+            const pto_tile *tmp = kProfiles[p] == PTO_PROFILE_A2A3 ? idx : NULL;
+            const pto_status st = pto_tgather(dst, src, idx, (pto_tile *)tmp);
+            const pto_status mask = pto_tgather_mask(half, src, PTO_MASK_P1010, PTO_GATHER_ROW);
+            assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+            const bool ok = kProfiles[p] != PTO_PROFILE_A2A3;
+            char what[96];
+            snprintf(what, sizeof what, "tgather %s on %s", pto_dtype_string(kLow[d]),
+                     pto_profile_string(kProfiles[p]));
+            expect_status(st, ok ? PTO_OK : PTO_ERR_UNSUPPORTED_DTYPE, what);
+            expect_status(mask, ok ? PTO_OK : PTO_ERR_UNSUPPORTED_DTYPE, what);
+            for (uint32_t i = 0; i < 2; ++i)
+                for (uint32_t j = 0; j < 32; ++j) {
+                    const uint32_t k = (i * 97 + j * 7) % 256;
+                    assert_int_equal(tile_get(dst, i, j), ok ? tile_get(src, k / 64, k % 64) : 0xA5);
+                }
+            /* P1010 keeps the odd columns of each row, packed row after row */
+            for (uint32_t i = 0; i < 4; ++i)
+                for (uint32_t j = 0; j < 32; ++j)
+                    assert_int_equal(tile_get(half, i, j), ok ? tile_get(src, i, 2 * j + 1) : 0xA5);
+            TILES_DESTROY(src, dst, idx, half);
+        }
+}
+
 /* A program's pto.tcvt through a packed type: a packed tile's cols count
  * its bytes (PTOAS's logical extent twice that), the values as pto_tcvt's,
  * a NaN into FP4 refused when it runs. */
@@ -740,6 +839,8 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_packed_rules),
         cmocka_unit_test(test_tmov_bytes),
         cmocka_unit_test(test_tinsert_bytes),
+        cmocka_unit_test(test_textract_bytes),
+        cmocka_unit_test(test_tgather_bytes),
         cmocka_unit_test(test_program_packed),
         cmocka_unit_test(test_every_f32),
     };

@@ -421,6 +421,86 @@ static void test_move_refusals(void **state) {
     TILES_DESTROY(mat, left_zz, left_small, left_f32, acc, vec, vec16, mat_row, bias8);
 }
 
+/* pto_textract's cube form: a window of a mat tile (NZ, or ZN: a transposed
+ * operand) into a left or right tile, each element at its (row, column) of
+ * the window whatever the layouts; A5 carries the 8-bit floats, A2A3 not. */
+static void extract_window(pto_profile p, pto_dtype dt, pto_layout from, pto_location loc) {
+    const uint32_t rows = 64, cols = 64, vr = 32, vc = 32, r0 = 16, c0 = 32;
+    const size_t e = pto_dtype_size(dt);
+    unsigned char *in = calloc((size_t)rows * cols, e), *out = calloc((size_t)rows * cols, e);
+    for (size_t i = 0; i < (size_t)rows * cols * e; ++i) in[i] = (unsigned char)(i * 37 + 11);
+    pto_tile *mat = cube(dt, rows, cols, PTO_LOC_MAT, from);
+    const pto_layout to = loc == PTO_LOC_RIGHT ? PTO_LAYOUT_ZN : p == PTO_PROFILE_A2A3 ? PTO_LAYOUT_ZZ : PTO_LAYOUT_NZ;
+    pto_tile *dst = cube(dt, vr, vc, loc, to);
+    assert_int_equal(pto_tile_write(mat, in, (size_t)rows * cols * e), PTO_OK);
+    assert_int_equal(pto_set_profile(p), PTO_OK);
+    const bool ok = !(p == PTO_PROFILE_A2A3 && dt == PTO_FLOAT8_E4M3);
+    char what[96];
+    snprintf(what, sizeof what, "cube textract %s under %s", pto_dtype_string(dt), pto_profile_string(p));
+    expect_status(pto_textract(dst, mat, r0, c0), ok ? PTO_OK : PTO_ERR_UNSUPPORTED_DTYPE, what);
+    expect_status(pto_textract(dst, mat, r0 + 17, c0), ok ? PTO_ERR_OUT_OF_RANGE : PTO_ERR_UNSUPPORTED_DTYPE,
+                  "a window past src's rows");
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    assert_int_equal(pto_tile_read(dst, out, (size_t)vr * vc * e), PTO_OK);
+    for (uint32_t i = 0; i < vr; ++i)
+        for (uint32_t j = 0; j < vc; ++j)
+            for (size_t b = 0; b < e; ++b) {
+                const unsigned char want = ok ? in[((size_t)(r0 + i) * cols + c0 + j) * e + b] : 0;
+                if (out[((size_t)i * vc + j) * e + b] != want) fail_msg("%s: (%u, %u) differs", what, i, j);
+            }
+    TILES_DESTROY(mat, dst);
+    free(in);
+    free(out);
+}
+
+static void test_cube_extract(void **state) {
+    (void)state;
+    for (pto_profile p = PTO_PROFILE_HOST; p <= PTO_PROFILE_A5; ++p) {
+        extract_window(p, PTO_FLOAT16, PTO_LAYOUT_NZ, PTO_LOC_LEFT);
+        extract_window(p, PTO_FLOAT32, PTO_LAYOUT_ZN, PTO_LOC_LEFT);
+        extract_window(p, PTO_INT8, PTO_LAYOUT_ZN, PTO_LOC_RIGHT);
+        extract_window(p, PTO_FLOAT8_E4M3, PTO_LAYOUT_NZ, PTO_LOC_RIGHT);
+    }
+    pto_tile *mat = cube(PTO_FLOAT16, 32, 32, PTO_LOC_MAT, PTO_LAYOUT_NZ);
+    pto_tile *mat_zz = cube(PTO_FLOAT16, 32, 32, PTO_LOC_MAT, PTO_LAYOUT_ZZ);
+    pto_tile *left_zz = cube(PTO_FLOAT16, 16, 16, PTO_LOC_LEFT, PTO_LAYOUT_ZZ);
+    pto_tile *left = cube(PTO_FLOAT16, 16, 16, PTO_LOC_LEFT, PTO_LAYOUT_NZ);
+    pto_tile *left_f32 = cube(PTO_FLOAT32, 16, 16, PTO_LOC_LEFT, PTO_LAYOUT_NZ);
+    pto_tile *mat_u8 = cube(PTO_UINT8, 32, 64, PTO_LOC_MAT, PTO_LAYOUT_NZ);
+    pto_tile *left_u8 = cube(PTO_UINT8, 16, 32, PTO_LOC_LEFT, PTO_LAYOUT_NZ);
+    pto_tile *vec = tile_new(PTO_FLOAT16, 32, 32, 32, 32);
+    rng r = {0xC0BE07u};
+    pto_tile *tiles[] = {mat, mat_zz, left_zz, left, left_f32, mat_u8, left_u8, vec};
+    for (size_t i = 0; i < COUNT(tiles); ++i) tile_fill(tiles[i], &r, GEN_ANY);
+    struct {
+        pto_profile p;
+        pto_tile *dst;
+        const pto_tile *src;
+        pto_status want;
+        const char *sentence;
+    } const cases[] = {
+        {PTO_PROFILE_HOST, left, vec, PTO_ERR_INVALID_ARGUMENT,
+         "pto_textract: from a vec ND tile to a left NZ tile is not an extract the cube has"},
+        {PTO_PROFILE_A5, left_zz, mat, PTO_ERR_INVALID_ARGUMENT, "under A5 a left tile is laid out NZ, not ZZ"},
+        {PTO_PROFILE_A5, left, mat_zz, PTO_ERR_INVALID_ARGUMENT, "the mat tile is laid out NZ or ZN"},
+        {PTO_PROFILE_A5, left_f32, mat, PTO_ERR_DTYPE_MISMATCH, "src is FLOAT16 and dst FLOAT32"},
+        {PTO_PROFILE_A5, left_u8, mat_u8, PTO_ERR_UNSUPPORTED_DTYPE, "on A5 does not carry UINT8"},
+    };
+    for (size_t i = 0; i < COUNT(cases); ++i) {
+        assert_int_equal(pto_set_profile(cases[i].p), PTO_OK);
+        uint64_t *before = tile_snapshot(cases[i].dst);
+        const pto_status st = pto_textract(cases[i].dst, cases[i].src, 0, 0);
+        assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+        if (st != cases[i].want || strstr(pto_last_error(), cases[i].sentence) == NULL)
+            fail_msg("case %zu: %s (%s)", i, pto_status_string(st), pto_last_error());
+        assert_tile_unchanged(cases[i].dst, before, "a refused cube textract's dst");
+        free(before);
+    }
+    /* HOST takes any layout */
+    expect_status(pto_textract(left_zz, mat_zz, 16, 16), PTO_OK, "HOST's ZZ to ZZ");
+    TILES_DESTROY(mat, mat_zz, left_zz, left, left_f32, mat_u8, left_u8, vec);
+}
+
 /* A program's tile parameters are vec tiles: pto_args_set_tile refuses a
  * cube tile, whose image the program would read row-major. */
 static void test_program_arguments(void **state) {
@@ -454,6 +534,7 @@ int main(void) {
         cmocka_unit_test(test_program_arguments),
         cmocka_unit_test(test_moves),
         cmocka_unit_test(test_move_refusals),
+        cmocka_unit_test(test_cube_extract),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -497,6 +497,7 @@ def bin2(fname):
 
 
 ADAPTERS = {}
+ADAPTER_SUITES = {}  # op -> the suites its adapter maps (default: every suite with the op)
 for _op in ['tand', 'tor', 'txor', 'taddrelu', 'tsubrelu']:
     ADAPTERS[_op] = bin2('pto_' + _op)
 ADAPTERS['tshl'] = ew('pto_tshl', [None, None], model=shift64(True))
@@ -2009,6 +2010,251 @@ def st_trans_plane(dname, part, rows, cols):
 
 
 ADAPTERS['ttrans_conv'] = st_ttrans_conv
+# --- textract, textract_compact, textract_vec, textract_ndto2xnz, tinsert (A5's NZ forms), tinsert_zn ---
+
+LOC_VEC, LOC_MAT, LOC_LEFT, LOC_RIGHT, LOC_ACC = 0, 1, 2, 3, 4
+LAY_ND, LAY_NZ, LAY_ZN = 0, 1, 2
+
+
+def elem_bytes(name):
+    return {'FLOAT32': 4, 'INT32': 4, 'UINT32': 4, 'FLOAT16': 2, 'BFLOAT16': 2, 'INT16': 2,
+            'UINT16': 2}.get(name, 1)
+
+
+def Cube(name, rows, cols, loc, layout, valid, data=None):
+    """A CubeTile of any element size, rows x cols padded to whole boxes,
+    valid region `valid`, filled row-major with data (zeros where none)
+    from its top-left corner."""
+    e = elem_bytes(name)
+    box = (16, 16) if loc == LOC_ACC else (16, 32 // e) if layout == LAY_NZ else (32 // e, 16)
+    full = np.zeros((rows, cols), {4: np.uint32, 2: np.uint16, 1: np.uint8}[e])
+    if data is not None:
+        d = np.asarray(data).view(full.dtype)
+        full[:d.shape[0], :d.shape[1]] = d
+    return CubeTile(name, full, box, loc, layout, valid)
+
+
+def cube_name(dt):
+    """The pto dtype of a cube suite's element type: its np.uint8 is
+    hifloat8 (the kernels' hifloat8_t, the golden decodes HiFloat8)."""
+    n = lowp_name(dt)
+    if n:
+        return n
+    if getattr(dt, '__name__', '') == 'bfloat16':
+        return 'BFLOAT16'
+    return {np.dtype(np.float16): 'FLOAT16', np.dtype(np.float32): 'FLOAT32', np.dtype(np.int8): 'INT8',
+            np.dtype(np.int32): 'INT32', np.dtype(np.uint8): 'HIFLOAT8'}[np.dtype(dt)]
+
+
+def widened(t, loc, layout):
+    """A FLOAT32 cube tile of t's valid values (pto_tcvt under HOST, exact for
+    the 8-bit floats): pto_tmatmul takes no 8-bit floats."""
+    vr, vc = t.vr, t.vc
+    v = RawTile(lowp_name_of(t), vr, vc)
+    v.put(t.logical()[:vr, :vc])
+    f = RawTile('FLOAT32', vr, vc)
+    LIB.pto_set_profile(PROFILE['cpu'])
+    st = LIB.pto_tcvt(f.h, v.h, None, ROUND['RoundMode::CAST_RINT'], 0)
+    LIB.pto_set_profile(PROFILE[SUITE])
+    check(st, 'pto_tcvt')
+    return Cube('FLOAT32', vr, vc, loc, layout, (vr, vc), f.array())
+
+
+def lowp_name_of(t):
+    return {v: k for k, v in ENUM.items()}[t.pto]
+
+
+def pack_cols(codes):
+    """Codes (r x 2c) as bytes of two, column 2j in the low nibble."""
+    return (codes[:, 0::2] & 0xF) | ((codes[:, 1::2] & 0xF) << 4)
+
+
+def mx_extract_matmul(case, p, an, bn):
+    """extract_matmul's FP4 cases: TEXTRACT (TMOV) of FP4 tiles, then
+    TMATMUL_MX with the case's E8M0 scales (one per 32 of the window's K).
+    The generator packs each file's rows (a's transpose when is_atrans, b's
+    unless is_btrans), low nibble first; libpto packs a along K and b along
+    N (pto_c.h, the packed types), so the codes are unpacked and packed again
+    along libpto's cols. Scales: the generator's (rows/16, 16, Ks/2, 2)
+    boxes read back (b's from its transpose)."""
+    m, k, n = p.m, p.k, p.n
+    sm, sk, sn = p.start_m, p.start_k, p.start_n
+    vm, vk, vn = m - sm, k - sk, n - sn
+    ks = vk // 32
+    x1 = np.fromfile(find(case, 'x1_gm.bin'), np.uint8)
+    x2 = np.fromfile(find(case, 'x2_gm.bin'), np.uint8)
+    a_codes = nibbles(x1.reshape(k, m // 2)).T if p.is_atrans else nibbles(x1.reshape(m, k // 2))
+    b_codes = nibbles(x2.reshape(k, n // 2)) if p.is_btrans else nibbles(x2.reshape(n, k // 2)).T
+    a_mat = Cube(an, m, k // 2, LOC_MAT, LAY_ZN if p.is_atrans else LAY_NZ, (m, k // 2), pack_cols(a_codes))
+    b_mat = Cube(bn, k, n // 2, LOC_MAT, LAY_NZ if p.is_btrans else LAY_ZN, (k, n // 2), pack_cols(b_codes))
+    a = Cube(an, vm, vk // 2, LOC_LEFT, LAY_NZ, (vm, vk // 2))
+    b = Cube(bn, vk, vn // 2, LOC_RIGHT, LAY_ZN, (vk, vn // 2))
+    if os.path.basename(case).startswith('TMOVTest'):
+        check(LIB.pto_tmov(a.h, a_mat.h), 'pto_tmov')
+        check(LIB.pto_tmov(b.h, b_mat.h), 'pto_tmov')
+    else:
+        check(LIB.pto_textract(a.h, a_mat.h, sm, sk // 2), 'pto_textract')
+        check(LIB.pto_textract(b.h, b_mat.h, sk, sn // 2), 'pto_textract')
+    boxes = lambda f, r: f.reshape(ks // 2, r // 16, 16, 2).transpose(1, 2, 0, 3).reshape(r, ks)
+    sa_data = boxes(np.fromfile(find(case, 'x1_mx_gm.bin'), np.uint8), vm)
+    sb_data = boxes(np.fromfile(find(case, 'x2_mx_gm.bin'), np.uint8), vn).T
+    sa = CubeTile('FLOAT8_E8M0', sa_data, (16, 2), 6, 3, (vm, ks))  # SCALING ZZ
+    sb = CubeTile('FLOAT8_E8M0', np.ascontiguousarray(sb_data), (2, 16), 6, 4, (ks, vn))  # SCALING NN
+    c = Cube('FLOAT32', vm, vn, LOC_ACC, LAY_NZ, (vm, vn))
+    check(LIB.pto_tmatmul_mx(c.h, a.h, sa.h, b.h, sb.h), 'pto_tmatmul_mx')
+    want = np.fromfile(find(case, 'golden.bin'), np.uint32).reshape(vm, vn)
+    return compare(c.logical()[:vm, :vn], want, np.float32)
+
+
+def extract_matmul(case, p, args):
+    """TEXTRACT (and TMOV) from the mat tiles into the left and right tiles,
+    then TMATMUL into an acc tile; the golden is the product of the windows.
+    a (M x K) in a mat tile laid out NZ, ZN when the case transposes it
+    (is_atrans: the file holds a's transpose), b (K x N) ZN, NZ when
+    is_btrans (the file holds b's transpose unless is_btrans); the mat
+    tiles are the padded target / base shape. TEXTRACTTest: windows from
+    (start_m, start_k) and (start_k, start_n) by pto_textract; TMOVTest: the
+    whole tiles by pto_tmov. pto_tmatmul under A5 multiplies the extracted
+    tiles; FP8 and HiFloat8 tiles are first widened to FLOAT32 (pto_tcvt,
+    exact; pto_tmatmul takes no 8-bit floats; the products and sums of the
+    generator's small values are exact in float32 whatever the order); the
+    FP4 cases: mx_extract_matmul."""
+    an, bn = cube_name(p.atype), cube_name(p.btype)
+    if an.startswith('FLOAT4'):
+        return mx_extract_matmul(case, p, an, bn)
+    cn = cube_name(p.ctype)
+    m, k, n = p.m, p.k, p.n
+    tm, tk, tn = (attr(p, 'target_m', 'base_m', default=0), attr(p, 'target_k', 'base_k', default=0),
+                  attr(p, 'target_n', 'base_n', default=0))
+    if tm or tk or tn:
+        m_, k_, n_ = tm or m, tk or k, tn or n
+    else:
+        m_, k_, n_ = m, k, n
+    ab, bb = np.dtype({4: np.uint32, 2: np.uint16, 1: np.uint8}[elem_bytes(an)]), \
+        np.dtype({4: np.uint32, 2: np.uint16, 1: np.uint8}[elem_bytes(bn)])
+    x1 = np.fromfile(find(case, 'x1_gm.bin'), ab)
+    x2 = np.fromfile(find(case, 'x2_gm.bin'), bb)
+    x1 = x1.reshape(k_, m_).T if p.is_atrans else x1.reshape(m_, k_)
+    x2 = x2.reshape(k_, n_) if p.is_btrans else x2.reshape(n_, k_).T
+    a_mat = Cube(an, m_, k_, LOC_MAT, LAY_ZN if p.is_atrans else LAY_NZ, (m_, k_), x1)
+    b_mat = Cube(bn, k_, n_, LOC_MAT, LAY_NZ if p.is_btrans else LAY_ZN, (k_, n_), x2)
+    sm, sk, sn = p.start_m, p.start_k, p.start_n
+    vm, vk, vn = m - sm, k - sk, n - sn
+    if os.path.basename(case).startswith('TMOVTest'):
+        a = Cube(an, a_mat.rows, a_mat.cols, LOC_LEFT, LAY_NZ, (vm, vk))
+        b = Cube(bn, b_mat.rows, b_mat.cols, LOC_RIGHT, LAY_ZN, (vk, vn))
+        check(LIB.pto_tmov(a.h, a_mat.h), 'pto_tmov')
+        check(LIB.pto_tmov(b.h, b_mat.h), 'pto_tmov')
+    else:
+        a = Cube(an, vm, vk, LOC_LEFT, LAY_NZ, (vm, vk))
+        b = Cube(bn, vk, vn, LOC_RIGHT, LAY_ZN, (vk, vn))
+        check(LIB.pto_textract(a.h, a_mat.h, sm, sk), 'pto_textract')
+        check(LIB.pto_textract(b.h, b_mat.h, sk, sn), 'pto_textract')
+    if an in LOWP.values():
+        a, b = widened(a, LOC_LEFT, LAY_NZ), widened(b, LOC_RIGHT, LAY_ZN)
+    c = Cube(cn, a.rows, b.cols, LOC_ACC, LAY_NZ, (vm, vn))  # a [M, K], b [K, N], dst [M, N]
+    check(LIB.pto_tmatmul(c.h, a.h, b.h), 'pto_tmatmul')
+    want = np.fromfile(find(case, 'golden.bin'), np.uint32).reshape(vm, vn)
+    return compare(c.logical()[:vm, :vn], want, np.float32 if cn == 'FLOAT32' else None)
+
+
+ADAPTERS['textract'] = extract_matmul
+ADAPTERS['textract_compact'] = extract_matmul
+for _op in ('textract', 'textract_compact', 'textract_vec', 'textract_ndto2xnz', 'tinsert_zn'):
+    ADAPTER_SUITES[_op] = ('a5',)  # the CPU and A2A3 suites' generators of these are not mapped
+
+
+VEC_LOWP = (('hif8', 'HIFLOAT8'), ('fp8_e4m3', 'FLOAT8_E4M3'), ('fp8_e5m2', 'FLOAT8_E5M2'),
+            ('fp4_e2m1', 'FLOAT4_E2M1X2'), ('fp4_e1m2', 'FLOAT4_E1M2X2'))
+
+
+def extract_vec(case, p, args):
+    """TEXTRACT Vec -> Vec, A5's ND cases: src (src_rows x src_cols) into
+    dst (its static shape, valid region dst_valid; 1 x 32 bytes valid 1x1
+    for the scalar cases) holding dst_init, from (idx_row, idx_col); the
+    golden is all of dst. The low-precision cases (uint8 in the generator;
+    main.cpp's hifloat8_t, float8_e4m3_t, float8_e5m2_t, float4_e*x2_t by
+    the case's name) as their pto dtypes, a packed FP4 tile's cols and
+    idx_col counting bytes as the generator's do. The NZ cases' functions
+    are not recorded (vec tiles in the NZ layout: libpto's vec tiles are
+    ND)."""
+    kw = p.kw
+    dt = kw['dtype']
+    low = [n for key, n in VEC_LOWP if key in os.path.basename(case)]
+    if p.kw_fn == 'gen_nd_case':
+        ss = (kw['src_rows'], kw['src_cols'])
+        ds = (kw['dst_static_rows'], kw['dst_static_cols'])
+        dv = (kw['dst_valid_rows'], kw['dst_valid_cols'])
+    elif p.kw_fn == 'gen_nd_scalar_case':
+        ss, ds, dv = (kw['src_rows'], kw['src_cols']), (1, 32 // np.dtype(dt).itemsize), (1, 1)
+    else:
+        raise Skip('generator %s not mapped' % p.kw_fn)
+    if low:
+        src, dst = RawTile(low[0], *ss), RawTile(low[0], *ds, *dv)
+    else:
+        src, dst = Tile(dt, *ss), Tile(dt, *ds, *dv)
+    src.put(read_matrix(find(case, 'src_input.bin'), src.bits, [ss]))
+    dst.put(read_matrix(find(case, 'dst_init.bin'), dst.bits, [ds]))
+    check(LIB.pto_textract(dst.h, src.h, kw['idx_row'], kw['idx_col']), 'pto_textract')
+    want = read_matrix(find(case, 'golden_output.bin'), dst.bits, [ds])
+    return compare(dst.array().copy(), want)
+
+
+ADAPTERS['textract_vec'] = extract_vec
+
+
+GATHER_PATTERN = {'P0101': 1, 'P1010': 2, 'P0001': 3, 'P0010': 4, 'P0100': 5, 'P1000': 6, 'P1111': 7}
+
+
+def gather_a5(case, p, args):
+    """TGATHER, A5's suite: the index form (src0 as src0_row x src0_col,
+    indices src1 of src1type, dst indices' shape; case5 / case6 hold FP8
+    E4M3 / E5M2 bytes, main.cpp's float8 types, as the generator's int8),
+    the mask-pattern form (src row x col, dst row x col whose first
+    elements, in row order, are the kept columns packed: the golden) and
+    the compare form (k_value one per row, UINT32 for 4-byte src and
+    UINT16 otherwise; dst src_row x k of UINT32, cdst the counts; mode GT or
+    EQ)."""
+    name = os.path.basename(case)
+    if hasattr(p, 'src0type'):
+        low = {'f8e4m3': 'FLOAT8_E4M3', 'f8e5m2': 'FLOAT8_E5M2'}
+        key = [v for k, v in low.items() if k in name]
+        ss, ds = (p.src0_row, p.src0_col), (p.src1_row, p.src1_col)
+        src = RawTile(key[0], *ss) if key else Tile(p.src0type, *ss)
+        dst = RawTile(key[0], *ds) if key else Tile(p.src0type, *ds)
+        idx = Tile(p.src1type, *ds)
+        src.put(read_matrix(find(case, 'src0.bin'), src.bits, [ss]))
+        idx.put(read_matrix(find(case, 'src1.bin'), idx.bits, [ds]))
+        check(LIB.pto_tgather(dst.h, src.h, idx.h, None), 'pto_tgather')
+        return compare(dst.valid(), read_matrix(find(case, 'golden.bin'), dst.bits, [ds]))
+    if hasattr(p, 'pattern'):
+        pat = [v for k, v in GATHER_PATTERN.items() if name.endswith(k)]
+        src, dst = Tile(p.src_type, p.row, p.col), Tile(p.dst_type, p.row, p.col)
+        src.put(read_matrix(find(case, 'x1_gm.bin'), src.bits, [(p.row, p.col)]))
+        check(LIB.pto_tgather_mask(dst.h, src.h, pat[0], 0), 'pto_tgather_mask')
+        want = np.fromfile(find(case, 'golden.bin'), dst.bits)
+        return compare(dst.array().reshape(1, -1)[:, :want.size].copy(), want.reshape(1, -1))
+    R, C = p.src_row, p.src_col
+    src = Tile(p.src_type, R, C)
+    src.put(read_matrix(find(case, 'src.bin'), src.bits, [(R, C)]))
+    kdt = np.uint32 if np.dtype(p.src_type).itemsize == 4 else np.uint16
+    kv = Tile(kdt, R, 1)
+    kv.put(read_matrix(find(case, 'src1.bin'), kv.bits, [(R, 1)]))
+    dst, cdst = Tile(p.dst_type, R, p.k), Tile(p.dst_type, R, 1)
+    mode = 3 if p.cmpmode == 0 else 0  # PTO_CMP_GT, PTO_CMP_EQ
+    check(LIB.pto_tgather_cmp(dst.h, src.h, kv.h, None, cdst.h, mode, p.i_offset), 'pto_tgather_cmp')
+    return compare(dst.valid(), read_matrix(find(case, 'golden.bin'), dst.bits, [(R, p.k)]))
+
+
+ADAPTERS['tgather'] = gather_a5
+ADAPTER_SUITES['tgather'] = ('a5',)
+ADAPTERS['textract_ndto2xnz'] = no_golden(
+    'dst is a vec tile in the NZ layout (two of them): libpto\'s vec tiles are ND '
+    '(pto_tile_create_cube takes PTO_LOC_VEC with ND only)')
+# tinsert_zn: TINSERT of a vec tile in the ZN layout into a mat ZN tile; its
+# generator functions are not recorded, so each case is listed as a cube or
+# NZ form (libpto's vec tiles are ND).
+ADAPTERS['tinsert_zn'] = no_golden('a vec ZN source')
 
 
 # ---------------------------------------------------------------------------
@@ -2030,7 +2276,7 @@ def main():
         SUITE = suite
         LIB.pto_set_profile(PROFILE[suite])
         for op in sorted(ADAPTERS):
-            if only and op not in only:
+            if (only and op not in only) or suite not in ADAPTER_SUITES.get(op, (suite,)):
                 continue
             r = subprocess.run(['git', '--git-dir', a.mirror, 'cat-file', '-e',
                                 'HEAD:%s/%s/gen_data.py' % (SUITE_DIR[suite], op)],
@@ -2088,7 +2334,7 @@ def main():
                         and any(f.endswith('.bin') for f in os.listdir(full))):
                     counts['skip'] += 1
                     notes.append('  skip %s: its generator function is not mapped (%s)' % (
-                        d, 'a cube or NZ form' if op.startswith('tinsert') else 'no adapter'))
+                        d, 'a cube or NZ form' if op.startswith(('tinsert', 'textract')) else 'no adapter'))
             for k in total:
                 total[k] += counts[k]
             ncase = sum(counts.values())

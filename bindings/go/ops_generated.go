@@ -450,7 +450,9 @@ var textractOperands = []string{"dst", "src"}
 // TExtract is TEXTRACT (pto_textract): dst[i,j] = src[index_row + i,
 // index_col + j] over dst's valid region, bit for bit.
 //
-// dst's dtypes: HOST all; A2A3 all; A5 all.
+// dst's dtypes: HOST all, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0,
+// FLOAT4_E2M1X2, FLOAT4_E1M2X2; A2A3 all; A5 all, FLOAT8_E4M3, FLOAT8_E5M2,
+// HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2.
 func TExtract(dst *Tile, src *Tile, index_row int, index_col int) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}
@@ -487,8 +489,9 @@ var tgatherOperands = []string{"dst", "src", "indices", "tmp"}
 // TGather is TGATHER (pto_tgather): dst[i,j] = the element of src at flat
 // offset indices[i,j] (row * cols + col).
 //
-// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT16, UINT16, INT32, UINT32,
-// FLOAT16, BFLOAT16, FLOAT32; A5 all, INT64, UINT64.
+// dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8;
+// A2A3 INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32; A5 all,
+// INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
 func TGather(dst *Tile, src *Tile, indices *Tile, tmp *Tile) error {
@@ -508,9 +511,10 @@ var tgather_maskOperands = []string{"dst", "src"}
 // row the pattern keeps, packed into dst; or the rows it keeps.
 //
 // dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64,
-// UINT64, FLOAT16, BFLOAT16, FLOAT32; A2A3 INT16, UINT16, INT32, UINT32,
-// FLOAT16, BFLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32,
-// INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32.
+// UINT64, FLOAT16, BFLOAT16, FLOAT32, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8;
+// A2A3 INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32; A5 INT8,
+// UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64, FLOAT16, BFLOAT16,
+// FLOAT32, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8.
 func TGatherMask(dst *Tile, src *Tile, pattern MaskPattern, axis GatherAxis) error {
 	var hs [2]uintptr
 	tiles := []*Tile{dst, src}

@@ -90,6 +90,12 @@ bool IsCubeMove(const Operands& o);
 pto_status CheckCubeMove(const Operands& o, pto_profile profile);
 void RunCubeMove(const Operands& o);
 
+// pto_textract with a cube tile on either side (IsCubeMove says whether a
+// call is one; cube_extract.cc): its rules under `profile`, and the copy of
+// a call they accept.
+pto_status CheckCubeExtract(const Operands& o, pto_profile profile);
+void RunCubeExtract(const Operands& o);
+
 // Every row's check and run, in kOps (ops.h says what each does): the
 // families' in elementwise.cc, broadcast.cc and reduce.cc, the Special rows'
 // in arithmetic.cc, tcvt.cc, datamove.cc, element_access.cc and compare.cc.

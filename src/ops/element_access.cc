@@ -177,6 +177,16 @@ pto_status CheckTExtract(const Operands& o, pto_profile profile) {
                  "moves 2 bytes at a time)",
                  dst->valid_cols);
   }
+  // A5 moves a packed FP4 window by its byte copy only (TExtract.hpp's ND
+  // Vec -> Vec dispatch): rows, the window's width and its start in whole
+  // 32-byte blocks, but for a 1x1 window (one byte, its scalar path).
+  const bool fp4_a5 = profile == PTO_PROFILE_A5 && IsPackedDtype(dst->dtype) && !one_element;
+  if (fp4_a5)
+    v.Require(src->cols % 32 == 0 && dst->cols % 32 == 0 && dst->valid_cols % 32 == 0,
+              PTO_ERR_SHAPE_MISMATCH,
+              "src cols %u, dst cols %u and dst valid cols %u of a packed FP4 tile are not all "
+              "multiples of 32 bytes, which A5 requires",
+              src->cols, dst->cols, dst->valid_cols);
   // The offsets, where known: the window inside src's valid region (and,
   // under A2A3 and A5, dst's whole rows x cols inside src's, the page's
   // bound).
@@ -187,12 +197,20 @@ pto_status CheckTExtract(const Operands& o, pto_profile profile) {
             "the window at (%zu, %zu) of dst's valid region %ux%u is outside src's valid region "
             "%ux%u",
             row, col, dst->valid_rows, dst->valid_cols, src->valid_rows, src->valid_cols);
-  if (profile != PTO_PROFILE_HOST)
+  // A5 copies a 1x1 window by its scalar path, which bounds the index only
+  // (TExtract.hpp: indexRow < src rows, indexCol < src cols; its ST extracts
+  // one element near src's right edge into a 32-byte dst).
+  if (profile != PTO_PROFILE_HOST && !(profile == PTO_PROFILE_A5 && one_element))
     v.Require(SpanFits(row, dst->rows, src->rows) && SpanFits(col, dst->cols, src->cols),
               PTO_ERR_OUT_OF_RANGE,
               "index_row %zu + dst rows %u or index_col %zu + dst cols %u exceeds src %ux%u, "
               "which %s forbids",
               row, dst->rows, col, dst->cols, src->rows, src->cols, target);
+  if (fp4_a5)
+    v.Require(col % 32 == 0, PTO_ERR_OUT_OF_RANGE,
+              "index_col %zu of a packed FP4 tile is not a multiple of 32 bytes, which A5 "
+              "requires (but for a 1x1 dst)",
+              col);
   return RequireA2A3IndexCol(v, profile, one_element, col, size, "dst").status();
 }
 

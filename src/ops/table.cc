@@ -345,6 +345,14 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
       return status;
     }
   }
+  if constexpr (kId == OpId::kTExtract) {
+    // A window of a mat tile into a left or right tile: the cube's rules.
+    if (IsCubeMove(o)) {  // a cube tile on either side
+      const pto_status status = CheckCubeExtract(o, profile);
+      if (status == PTO_OK && !IsEmptyRegion(dst)) RunCubeExtract(o);
+      return status;
+    }
+  }
   if constexpr (!HasTrait(op, PTO_TRAIT_Cube)) {
     const pto_status placed = RefuseCubeTiles(op, o);
     if (placed != PTO_OK) return placed;

@@ -341,17 +341,24 @@ void fuzz_extract(reader *r, state *st) {
         const uint32_t dvr = pto_tile_valid_rows(dst), dvc = pto_tile_valid_cols(dst);
         const int one = dvr == 1 && dvc == 1;
         const int host = g_profile == PTO_PROFILE_HOST, a2a3 = g_profile == PTO_PROFILE_A2A3;
+        const pto_dtype dt = pto_tile_dtype(dst);
+        /* A5 copies a packed FP4 window in whole 32-byte blocks, a 1x1 one by its scalar path */
+        const int fp4_a5 = g_profile == PTO_PROFILE_A5 && !one &&
+                           (dt == PTO_FLOAT4_E2M1X2 || dt == PTO_FLOAT4_E1M2X2);
         if (!host && (pto_tile_rows(dst) > pto_tile_rows(src) || pto_tile_cols(dst) > pto_tile_cols(src)))
             want = PTO_ERR_SHAPE_MISMATCH;
         else if (a2a3 && ((pto_tile_cols(src) * size) % 32 != 0 || (pto_tile_cols(dst) * size) % 32 != 0 ||
                           (!one && (dvc * size) % 2 != 0)))
             want = PTO_ERR_SHAPE_MISMATCH;
+        else if (fp4_a5 && (pto_tile_cols(src) % 32 != 0 || pto_tile_cols(dst) % 32 != 0 || dvc % 32 != 0))
+            want = PTO_ERR_SHAPE_MISMATCH;
         else if (!span_fits(row, dvr, pto_tile_valid_rows(src)) || !span_fits(col, dvc, pto_tile_valid_cols(src)))
             want = PTO_ERR_OUT_OF_RANGE;
-        else if (!host && (!span_fits(row, pto_tile_rows(dst), pto_tile_rows(src)) ||
-                           !span_fits(col, pto_tile_cols(dst), pto_tile_cols(src))))
+        else if (!host && !(g_profile == PTO_PROFILE_A5 && one) &&
+                 (!span_fits(row, pto_tile_rows(dst), pto_tile_rows(src)) ||
+                  !span_fits(col, pto_tile_cols(dst), pto_tile_cols(src))))
             want = PTO_ERR_OUT_OF_RANGE;
-        else if (a2a3 && !one && (col * size) % 32 != 0)
+        else if ((fp4_a5 && col % 32 != 0) || (a2a3 && !one && (col * size) % 32 != 0))
             want = PTO_ERR_OUT_OF_RANGE;
     }
     checked_call c;

@@ -426,7 +426,9 @@ pub fn tdeinterleave_single(
 /// TEXTRACT (`pto_textract`): dst\[i,j\] = src\[index_row + i, index_col +
 /// j\] over dst's valid region, bit for bit.
 ///
-/// dst's dtypes: HOST all; A2A3 all; A5 all.
+/// dst's dtypes: HOST all, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0,
+/// FLOAT4_E2M1X2, FLOAT4_E1M2X2; A2A3 all; A5 all, FLOAT8_E4M3,
+/// FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2.
 pub fn textract(
     dst: &mut impl Operand,
     src: impl Source,
@@ -471,8 +473,9 @@ pub fn tinsert(
 /// TGATHER (`pto_tgather`): dst\[i,j\] = the element of src at flat offset
 /// indices\[i,j\] (row \* cols + col).
 ///
-/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT16, UINT16, INT32,
-/// UINT32, FLOAT16, BFLOAT16, FLOAT32; A5 all, INT64, UINT64.
+/// dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2,
+/// HIFLOAT8; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32;
+/// A5 all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8.
 ///
 /// `tmp` is an optional scratch tile (`None` for none; a profile may
 /// require it).
@@ -497,9 +500,10 @@ pub fn tgather(
 /// pattern keeps, packed into dst; or the rows it keeps.
 ///
 /// dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64,
-/// UINT64, FLOAT16, BFLOAT16, FLOAT32; A2A3 INT16, UINT16, INT32, UINT32,
-/// FLOAT16, BFLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32,
-/// UINT32, INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32.
+/// UINT64, FLOAT16, BFLOAT16, FLOAT32, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8;
+/// A2A3 INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32; A5 INT8,
+/// UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64, FLOAT16, BFLOAT16,
+/// FLOAT32, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8.
 pub fn tgather_mask(
     dst: &mut impl Operand,
     src: impl Source,

@@ -508,7 +508,9 @@ public final class Pto {
     /**
      * TEXTRACT ({@code pto_textract}): dst[i,j] = src[index_row + i, index_col + j] over
      * dst's valid region, bit for bit.
-     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     * <p>dst's dtypes: HOST all, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8, FLOAT8_E8M0,
+     * FLOAT4_E2M1X2, FLOAT4_E1M2X2; A2A3 all; A5 all, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8,
+     * FLOAT8_E8M0, FLOAT4_E2M1X2, FLOAT4_E1M2X2.
      */
     public static void textract(Tile dst, Tile src, long index_row, long index_col) {
         try {
@@ -545,8 +547,9 @@ public final class Pto {
     /**
      * TGATHER ({@code pto_tgather}): dst[i,j] = the element of src at flat offset
      * indices[i,j] (row * cols + col).
-     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16,
-     * BFLOAT16, FLOAT32; A5 all, INT64, UINT64.
+     * <p>dst's dtypes: HOST all, INT64, UINT64, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8; A2A3
+     * INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32; A5 all, INT64, UINT64,
+     * FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8.
      * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
      * require it).
      */
@@ -573,9 +576,9 @@ public final class Pto {
      * TGATHER_MASK ({@code pto_tgather_mask}): the columns of each src row the pattern
      * keeps, packed into dst; or the rows it keeps.
      * <p>dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
-     * FLOAT16, BFLOAT16, FLOAT32; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16,
-     * FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64, FLOAT16,
-     * BFLOAT16, FLOAT32.
+     * FLOAT16, BFLOAT16, FLOAT32, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8; A2A3 INT16, UINT16,
+     * INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32,
+     * UINT32, INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32, FLOAT8_E4M3, FLOAT8_E5M2, HIFLOAT8.
      */
     public static void tgatherMask(Tile dst, Tile src, MaskPattern pattern, GatherAxis axis) {
         if (pattern == null) {

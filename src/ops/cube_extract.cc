@@ -1,0 +1,94 @@
+// pto_textract with a cube tile on either side (pto_c.h, pto_textract's
+// cube form): a window of a mat tile into a left or right tile (pto-isa
+// TEXTRACT.md, "Mat -> Left/Right"; A5's TExtract.hpp TEXTRACT_TILE_IMPL,
+// A2A3's TExtract.hpp), each element kept at its (row, column) of the window
+// and laid out as dst's layout says, bits unchanged. The vec form is
+// element_access.cc's.
+#include "fractal.h"
+#include "ops/common.h"
+#include "validate.h"
+
+namespace pto {
+namespace ops {
+
+namespace {
+
+// The dtypes each profile's cube extract takes: A5's is_textract_supported_type
+// (the 8-bit and 4-bit floats among them), A2A3's the page's four; HOST both.
+bool CubeExtractDtype(pto_dtype d, pto_profile profile) {
+  const bool common =
+      d == PTO_INT8 || d == PTO_FLOAT16 || d == PTO_BFLOAT16 || d == PTO_FLOAT32;
+  const bool a5_low = d == PTO_FLOAT8_E4M3 || d == PTO_FLOAT8_E5M2 || d == PTO_HIFLOAT8 ||
+                      d == PTO_FLOAT8_E8M0 || d == PTO_FLOAT4_E2M1X2 || d == PTO_FLOAT4_E1M2X2;
+  return common || (profile != PTO_PROFILE_A2A3 && a5_low);
+}
+
+bool Fits(size_t index, uint32_t extent, uint32_t bound) {
+  return index <= bound && extent <= bound - index;
+}
+
+}  // namespace
+
+// The rules, in order: NULL handles; the move (mat to left or right); dst's
+// layout and src's (A2A3, A5); dtypes; aliasing; the window.
+pto_status CheckCubeExtract(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  Validator v("pto_textract");
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  const auto location = [](const pto_tile* t) { return static_cast<pto_location>(t->location); };
+  const auto layout = [](const pto_tile* t) { return static_cast<pto_layout>(t->layout); };
+  const bool to_l0 = src->location == PTO_LOC_MAT &&
+                     (dst->location == PTO_LOC_LEFT || dst->location == PTO_LOC_RIGHT);
+  v.Require(to_l0, PTO_ERR_INVALID_ARGUMENT,
+            "from %s %s %s tile to %s %s %s tile is not an extract the cube has (mat to left or "
+            "right; vec to vec is the vec form)",
+            LocationArticle(location(src)), LocationName(location(src)), LayoutName(layout(src)),
+            LocationArticle(location(dst)), LocationName(location(dst)), LayoutName(layout(dst)));
+  if (!v.ok()) return v.status();
+  if (profile != PTO_PROFILE_HOST) {
+    const pto_layout want = dst->location == PTO_LOC_RIGHT ? PTO_LAYOUT_ZN
+                            : profile == PTO_PROFILE_A2A3  ? PTO_LAYOUT_ZZ
+                                                           : PTO_LAYOUT_NZ;
+    v.Require(dst->layout == want, PTO_ERR_INVALID_ARGUMENT,
+              "under %s a %s tile is laid out %s, not %s", pto_profile_string(profile),
+              LocationName(location(dst)), LayoutName(want), LayoutName(layout(dst)))
+        .Require(src->layout == PTO_LAYOUT_NZ || src->layout == PTO_LAYOUT_ZN,
+                 PTO_ERR_INVALID_ARGUMENT,
+                 "under %s the mat tile is laid out NZ or ZN (its transposed form), not %s",
+                 pto_profile_string(profile), LayoutName(layout(src)));
+  }
+  v.Require(src->dtype == dst->dtype, PTO_ERR_DTYPE_MISMATCH,
+            "src is %s and dst %s; the cube's extract keeps the dtype", DtypeName(src->dtype),
+            DtypeName(dst->dtype));
+  if (v.ok())
+    v.Require(CubeExtractDtype(dst->dtype, profile), PTO_ERR_UNSUPPORTED_DTYPE,
+              "the cube's extract on %s does not carry %s", pto_profile_string(profile),
+              DtypeName(dst->dtype));
+  v.Distinct("src", src, "dst", dst);
+  if (!v.ok() || !o.contents_known) return v.status();
+  const size_t row = o.index[0], col = o.index[1];
+  return v
+      .Require(Fits(row, dst->valid_rows, src->valid_rows) &&
+                   Fits(col, dst->valid_cols, src->valid_cols),
+               PTO_ERR_OUT_OF_RANGE,
+               "the window at (%zu, %zu) of dst's valid region %ux%u is outside src's valid "
+               "region %ux%u",
+               row, col, dst->valid_rows, dst->valid_cols, src->valid_rows, src->valid_cols)
+      .status();
+}
+
+// dst's valid region, element (i, j) read at (index_row + i, index_col + j)
+// of src.
+void RunCubeExtract(const Operands& o) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  CopyRegion(TileLayout(dst), static_cast<char*>(dst->data), dst->origin_row, dst->origin_col,
+             TileLayout(src), static_cast<const char*>(src->data), src->origin_row + o.index[0],
+             src->origin_col + o.index[1], dst->valid_rows, dst->valid_cols,
+             pto_dtype_size(dst->dtype));
+}
+
+}  // namespace ops
+}  // namespace pto
