@@ -1042,8 +1042,17 @@ PTO_API pto_status pto_tpartargmin(pto_tile *dst, const pto_tile *src0, const pt
  * dst's valid region, each element read at its (row, column) of src and
  * written where dst's layout puts it (bits unchanged). Checks, in order:
  * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT);
- * - the move is mat to left, right or bias, or acc to vec or mat
- *   (PTO_ERR_INVALID_ARGUMENT); PTO_PROFILE_A2A3 moves acc to mat only;
+ * - the move is mat to left, right or bias, acc to vec or mat, or vec to
+ *   mat or scaling (PTO_ERR_INVALID_ARGUMENT); PTO_PROFILE_A2A3 moves acc
+ *   to mat only (and refuses vec to mat or scaling);
+ * - vec to mat or scaling is A5's vec repacks into the cube's layouts
+ *   (pto-isa TMOV.md: ND -> NZ and ND -> ZN, ND -> ZZ for the MX exponents,
+ *   as A5's NZ-mode TQUANT kernel lays out pto_tquant_mx's dst and exp;
+ *   A5's vec tiles in those layouts are here the mat or scaling tile that
+ *   holds the same bytes): under A5 a mat dst NZ or ZN, a scaling dst ZZ
+ *   (PTO_ERR_INVALID_ARGUMENT), and a scaling dst UINT8, FLOAT8_E8M0 or
+ *   HIFLOAT8 (TMOV's ND -> ZZ takes bytes; PTO_ERR_UNSUPPORTED_DTYPE, after
+ *   the dtype match below); HOST takes every layout;
  * - under A2A3 and A5 a left dst is laid out as that profile's matrix
  *   multiply takes it (ZZ on A2A3, NZ on A5), a right dst ZN
  *   (PTO_ERR_INVALID_ARGUMENT);
