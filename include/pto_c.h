@@ -1717,7 +1717,12 @@ PTO_API pto_status pto_tcolexpanddiv(pto_tile *dst, const pto_tile *src0, const 
  *   PTO_PROFILE_HOST: the union of the two.
  * - A pair with a packed side (FLOAT4_*X2, INT4X2): the packed tile's valid
  *   cols count bytes, two values each, so the other's valid cols are twice
- *   as many and the valid rows equal (PTO_ERR_SHAPE_MISMATCH); src and dst
+ *   as many, or under HOST and A5 an odd count n with ceil(n / 2) bytes,
+ *   and the valid rows equal (PTO_ERR_SHAPE_MISMATCH). With an odd n (A5's
+ *   TCVT and its ST goldens): unpacking converts n values, the last byte's
+ *   high nibble unread; packing writes the (n - 1) / 2 whole bytes from the
+ *   first n - 1 values, src's last value unread and the last valid byte of
+ *   dst left as it was. A2A3 asks twice the bytes. src and dst
  *   share no byte of their valid regions (PTO_ERR_ALIASING: no in-place
  *   form); a NaN in src converted to an FP4 type, which has none, is
  *   PTO_ERR_OUT_OF_RANGE naming its (row, col), nothing written. These
