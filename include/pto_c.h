@@ -1046,11 +1046,18 @@ PTO_API pto_status pto_tpartargmin(pto_tile *dst, const pto_tile *src0, const pt
  * dst's valid region, each element read at its (row, column) of src and
  * written where dst's layout puts it (bits unchanged). Checks, in order:
  * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT);
- * - the move is mat to left, right or bias, or acc to vec or mat, or a vec
- *   ND tile to a vec NZ or ZN tile (A5's vec TMOV ND -> NZ and ND -> ZN:
- *   each element to where dst's boxes put it, dst of src's shape)
- *   (PTO_ERR_INVALID_ARGUMENT); PTO_PROFILE_A2A3 moves acc to mat only, and
- *   no vec tile into NZ or ZN;
+ * - the move is mat to left, right or bias, acc to vec or mat, a vec ND
+ *   tile to a vec NZ or ZN tile (A5's vec TMOV ND -> NZ and ND -> ZN: each
+ *   element to where dst's boxes put it, dst of src's shape), or vec to mat
+ *   or scaling (PTO_ERR_INVALID_ARGUMENT); PTO_PROFILE_A2A3 moves acc to mat
+ *   only, no vec tile into NZ or ZN, and no vec tile to mat or scaling;
+ * - vec to mat or scaling is the same repacks straight into the cube tile
+ *   they feed (pto-isa TMOV.md: ND -> NZ and ND -> ZN, ND -> ZZ for the MX
+ *   exponents, as A5's NZ-mode TQUANT kernel lays out pto_tquant_mx's dst
+ *   and exp): under A5 a mat dst NZ or ZN, a scaling dst ZZ
+ *   (PTO_ERR_INVALID_ARGUMENT), and a scaling dst UINT8, FLOAT8_E8M0 or
+ *   HIFLOAT8 (TMOV's ND -> ZZ takes bytes; PTO_ERR_UNSUPPORTED_DTYPE, after
+ *   the dtype match below); HOST takes every layout;
  * - under A2A3 and A5 a left dst is laid out as that profile's matrix
  *   multiply takes it (ZZ on A2A3, NZ on A5), a right dst ZN
  *   (PTO_ERR_INVALID_ARGUMENT);
@@ -1719,7 +1726,12 @@ PTO_API pto_status pto_tcolexpanddiv(pto_tile *dst, const pto_tile *src0, const 
  *   PTO_PROFILE_HOST: the union of the two.
  * - A pair with a packed side (FLOAT4_*X2, INT4X2): the packed tile's valid
  *   cols count bytes, two values each, so the other's valid cols are twice
- *   as many and the valid rows equal (PTO_ERR_SHAPE_MISMATCH); src and dst
+ *   as many, or under HOST and A5 an odd count n with ceil(n / 2) bytes,
+ *   and the valid rows equal (PTO_ERR_SHAPE_MISMATCH). With an odd n (A5's
+ *   TCVT and its ST goldens): unpacking converts n values, the last byte's
+ *   high nibble unread; packing writes the (n - 1) / 2 whole bytes from the
+ *   first n - 1 values, src's last value unread and the last valid byte of
+ *   dst left as it was. A2A3 asks twice the bytes. src and dst
  *   share no byte of their valid regions (PTO_ERR_ALIASING: no in-place
  *   form); a NaN in src converted to an FP4 type, which has none, is
  *   PTO_ERR_OUT_OF_RANGE naming its (row, col), nothing written. These

@@ -538,8 +538,8 @@ static void test_packed_rules(void **state) {
     assert_int_equal(pto_tile_create(PTO_FLOAT16, 2, 16, &f16), PTO_OK);
     for (size_t j = 0; j < 8; ++j) tile_put(f4, 0, j, 0xA5), tile_put(f4, 1, j, 0x5A);
     uint64_t *before = tile_snapshot(f4);
-    /* 15 bf16 values do not fill 8 bytes */
-    assert_int_equal(pto_tile_set_valid(bf, 2, 15), PTO_OK);
+    /* 13 bf16 values do not fill 8 bytes (an odd count takes ceil(13 / 2) = 7) */
+    assert_int_equal(pto_tile_set_valid(bf, 2, 13), PTO_OK);
     expect_status(pto_tcvt(f4, bf, NULL, PTO_ROUND_RINT, PTO_SAT_ON), PTO_ERR_SHAPE_MISMATCH, "odd count");
     assert_non_null(strstr(pto_last_error(), "twice"));
     assert_int_equal(pto_tile_set_valid(bf, 2, 16), PTO_OK);
@@ -569,6 +569,80 @@ static void test_packed_rules(void **state) {
     tiles_destroy(COUNT(tiles), tiles);
     pto_buffer_destroy(b);
     free(before);
+}
+
+/* An odd count of values beside a packed tile (HOST and A5; A5's TCVT and
+ * its ST goldens, pto-isa tests/npu/a5/src/st/testcase/tcvt): the packed
+ * side has ceil(n / 2) valid bytes. Unpacking converts n values, the last
+ * byte's high nibble unread; packing writes the whole bytes only, the last
+ * value unread (a NaN there is no refusal) and the boundary byte as it
+ * was. A2A3 keeps twice the bytes. */
+static pto_status tcvt_under(pto_profile profile, pto_tile *dst, const pto_tile *src) {
+    assert_int_equal(pto_set_profile(profile), PTO_OK);
+    const pto_status st = pto_tcvt(dst, src, NULL, PTO_ROUND_RINT, PTO_SAT_ON);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    return st;
+}
+
+static void test_packed_odd(void **state) {
+    (void)state;
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A5};
+    for (size_t k = 0; k < COUNT(kProfiles); ++k) {
+        pto_tile *bf = NULL, *f4 = NULL;
+        assert_int_equal(pto_tile_create(PTO_BFLOAT16, 2, 16, &bf), PTO_OK);
+        assert_int_equal(pto_tile_create(PTO_FLOAT4_E2M1X2, 2, 8, &f4), PTO_OK);
+        for (uint32_t i = 0; i < 2; ++i)
+            for (uint32_t j = 0; j < 16; ++j)
+                tile_put(bf, i, j, f32_bits_of((double)(i * 16 + j) / 3.0 - 5.0) >> 16);
+        tile_put(bf, 1, 14, 0x7FC0); /* a NaN as the last value: not converted */
+        for (uint32_t j = 0; j < 8; ++j) tile_put(f4, 0, j, 0xA5), tile_put(f4, 1, j, 0x5A);
+        assert_int_equal(pto_tile_set_valid(bf, 2, 15), PTO_OK);
+        const pto_status packed = tcvt_under(kProfiles[k], f4, bf);
+        expect_status(packed, PTO_OK, "15 values into 8 bytes");
+        for (uint32_t i = 0; i < 2; ++i) {
+            for (uint32_t b = 0; b < 7; ++b) {
+                const uint32_t lo = ref_encode(&g_e2m1, bf16_of((uint32_t)tile_get(bf, i, 2 * b)), PTO_ROUND_RINT, true);
+                const uint32_t hi = ref_encode(&g_e2m1, bf16_of((uint32_t)tile_get(bf, i, 2 * b + 1)), PTO_ROUND_RINT, true);
+                if (tile_get(f4, i, b) != (lo | hi << 4))
+                    fail_msg("%s: byte (%u, %u) 0x%02llx, want 0x%02x", pto_profile_string(kProfiles[k]), i, b,
+                             (unsigned long long)tile_get(f4, i, b), lo | hi << 4);
+            }
+            assert_int_equal(tile_get(f4, i, 7), i == 0 ? 0xA5 : 0x5A); /* the boundary byte as it was */
+        }
+        /* unpacking: 15 values from 8 bytes, the last byte's high nibble unread */
+        for (uint32_t j = 0; j < 8; ++j) tile_put(f4, 0, j, 0x3C + 17 * j), tile_put(f4, 1, j, 0xF0 - 13 * j);
+        for (uint32_t j = 0; j < 16; ++j) tile_put(bf, 0, j, 0x1234), tile_put(bf, 1, j, 0x1234);
+        const pto_status unpacked = tcvt_under(kProfiles[k], bf, f4);
+        expect_status(unpacked, PTO_OK, "8 bytes into 15 values");
+        for (uint32_t i = 0; i < 2; ++i) {
+            for (uint32_t j = 0; j < 15; ++j) {
+                const uint32_t code = (uint32_t)(tile_get(f4, i, j / 2) >> (4 * (j & 1))) & 15u;
+                assert_true(bf16_of((uint32_t)tile_get(bf, i, j)) == g_e2m1.value[code]);
+            }
+            assert_int_equal(tile_get(bf, i, 15), 0x1234); /* outside dst's valid region */
+        }
+        /* 15 values and 7 bytes: refused, nothing written */
+        assert_int_equal(pto_tile_set_valid(f4, 2, 7), PTO_OK);
+        uint64_t *before = tile_snapshot(f4);
+        const pto_status short_dst = tcvt_under(kProfiles[k], f4, bf);
+        expect_status(short_dst, PTO_ERR_SHAPE_MISMATCH, "15 values into 7 bytes");
+        assert_non_null(strstr(pto_last_error(), "or an odd count with one byte for the last"));
+        assert_tile_unchanged(f4, before, "a refused odd count");
+        free(before);
+        pto_tile *const tiles[] = {bf, f4};
+        tiles_destroy(COUNT(tiles), tiles);
+    }
+    /* A2A3 (FLOAT16 <-> INT4X2): the unpacked side's valid cols twice the bytes */
+    pto_tile *h = NULL, *i4 = NULL;
+    assert_int_equal(pto_tile_create(PTO_FLOAT16, 1, 16, &h), PTO_OK);
+    assert_int_equal(pto_tile_create(PTO_INT4X2, 1, 8, &i4), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(h, 1, 15), PTO_OK);
+    const pto_status a2a3 = tcvt_under(PTO_PROFILE_A2A3, i4, h);
+    expect_status(a2a3, PTO_ERR_SHAPE_MISMATCH, "A2A3: 15 values into 8 bytes");
+    assert_null(strstr(pto_last_error(), "odd count"));
+    expect_status(pto_tcvt(i4, h, NULL, PTO_ROUND_RINT, PTO_SAT_ON), PTO_OK, "HOST: 15 values into 8 bytes");
+    pto_tile *const rest[] = {h, i4};
+    tiles_destroy(COUNT(rest), rest);
 }
 
 /* tmov carries the types as bytes where TMOV's page lists them: vec to vec
@@ -774,14 +848,14 @@ static void test_program_packed(void **state) {
     assert_non_null(strstr(pto_last_error(), "src (1, 5) is a NaN"));
     assert_tile_unchanged(fp4, before, "a NaN into FP4 in a program");
     free(before);
-    /* an odd count of values for a packed tile: refused with its sentence */
+    /* an odd count of values short of the packed tile's bytes: refused with its sentence */
     static const char kOdd[] =
-        "func.func @k(%s: !pto.tile_buf<vec, 2x64xbf16, valid=2x63>, %d: !pto.tile_buf<vec, 2x32x!pto.f4E2M1x2>) {\n"
-        "  pto.tcvt ins(%s {rmode = #pto<round_mode CAST_RINT>} : !pto.tile_buf<vec, 2x64xbf16, valid=2x63>) "
+        "func.func @k(%s: !pto.tile_buf<vec, 2x64xbf16, valid=2x61>, %d: !pto.tile_buf<vec, 2x32x!pto.f4E2M1x2>) {\n"
+        "  pto.tcvt ins(%s {rmode = #pto<round_mode CAST_RINT>} : !pto.tile_buf<vec, 2x64xbf16, valid=2x61>) "
         "outs(%d : !pto.tile_buf<vec, 2x32x!pto.f4E2M1x2>)\n"
         "  return\n}\n";
     tile_put(src, 1, 5, 0x3F80);
-    assert_int_equal(pto_tile_set_valid(src, 2, 63), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(src, 2, 61), PTO_OK);
     before = tile_snapshot(fp4);
     const pto_status odd = run_program_bound(kOdd, names, tiles, 2, NULL, NULL, 0);
     assert_int_not_equal(odd, PTO_OK);
@@ -837,6 +911,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_encode_packed),
         cmocka_unit_test(test_a5_fixed_rounding),
         cmocka_unit_test(test_packed_rules),
+        cmocka_unit_test(test_packed_odd),
         cmocka_unit_test(test_tmov_bytes),
         cmocka_unit_test(test_tinsert_bytes),
         cmocka_unit_test(test_textract_bytes),

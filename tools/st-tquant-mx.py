@@ -10,9 +10,13 @@ DN's group maxima).
     (cd /tmp/st/nd && python3 gen_data.py) && (cd /tmp/st/dn && python3 gen_data.py)
     tools/st-tquant-mx.py build/src/libpto.so /tmp/st/nd /tmp/st/dn
 
-The generators need numpy and ml_dtypes. The NZ-mode cases (TMOV's layouts)
-and the INT8 ones (tests/test_quant.c) are skipped; DN's interleaved
-exponents are compared de-interleaved. Exit status 1 on a mismatch.
+The generators need numpy and ml_dtypes. The NZ-mode cases are A5's kernel:
+TQUANT in ND, then TMOV's vec repacks ND -> NZ (the E4M3 bytes) and ND -> ZZ
+(the exponents), here pto_tmov from the vec tiles to a mat NZ tile and a
+scaling ZZ tile, whose byte images are compared. The INT8 ones are pto_tquant's,
+skipped here: tools/pto-isa-st.py --suite a5 --op tquant runs them (and
+tests/test_quant.c builds a case the goldens' way); DN's interleaved exponents are compared
+de-interleaved. Exit status 1 on a mismatch.
 """
 import ctypes, os, re, sys
 import numpy as np
@@ -29,6 +33,10 @@ lib.pto_tile_data.argtypes = [ctypes.c_void_p]
 lib.pto_tile_set_valid.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint32]
 lib.pto_tquant_mx.argtypes = [ctypes.c_void_p] * 5 + [ctypes.c_int, ctypes.c_int]
 lib.pto_last_error.restype = ctypes.c_char_p
+lib.pto_tile_create_cube.argtypes = [ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_int, ctypes.c_int,
+                                     ctypes.POINTER(ctypes.c_void_p)]
+lib.pto_tmov.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+LOC_MAT, LOC_SCALING, LAYOUT_NZ, LAYOUT_ZZ = 1, 6, 1, 3
 lib.pto_set_profile(2)  # A5
 SIZE = {PTO['FLOAT32']: 4, PTO['FLOAT16']: 2, PTO['BFLOAT16']: 2}
 
@@ -54,29 +62,37 @@ def run(src_dt, rows, cols, src_bytes, alg, axis, fp4):
         raise RuntimeError(lib.pto_last_error().decode())
     return (np.frombuffer(bytes(buf(dst, rows * dc)), np.uint8).reshape(rows, dc),
             np.frombuffer(bytes(buf(exp, br * bc)), np.uint8).reshape(br, bc),
-            bytes(buf(mx, br * bc * SIZE[src_dt])))
+            bytes(buf(mx, br * bc * SIZE[src_dt])), dst, exp)
+
+def repack(src, dt, rows, cols, loc, layout):
+    """pto_tmov of a vec tile into a cube tile; the cube tile's byte image."""
+    t = ctypes.c_void_p()
+    assert lib.pto_tile_create_cube(dt, rows, cols, loc, layout, ctypes.byref(t)) == 0
+    if lib.pto_tmov(t, src) != 0:
+        raise RuntimeError(lib.pto_last_error().decode())
+    return np.frombuffer(bytes(buf(t, rows * cols)), np.uint8)
 
 DT = {'fp32': PTO['FLOAT32'], 'bf16': PTO['BFLOAT16'], 'fp16': PTO['FLOAT16']}
 ok = bad = skipped = 0
 nd = sys.argv[2]
-for d in sorted(os.listdir(nd)):
+for d in sorted(e for e in os.listdir(nd) if os.path.isdir(os.path.join(nd, e, '')) and '.case_' in e):
     m = re.match(r'TQUANTTEST\.case_(mxfp8|mxfp4_e2m1)(_nv)?_(fp32|bf16|fp16)_(\d+)x(\d+)(_.*)?_(nd|nz)$', d)
-    if not m:
+    if not m:  # the INT8 forms: tools/pto-isa-st.py's tquant adapter
         skipped += 1
         continue
     fmt, nv, dt, r, c, _, mode = m.groups()
-    if mode == 'nz':
-        skipped += 1
-        continue
     r, c = int(r), int(c)
     fp4 = fmt == 'mxfp4_e2m1'
     alg = (2 if fp4 else 0) + (1 if nv else 0)
     p = os.path.join(nd, d)
     src = open(os.path.join(p, 'input.bin'), 'rb').read()
     # the golden pads cols to 32 with zeros; libpto takes the valid region as it is
-    out, exp, _ = run(DT[dt], r, c, src, alg, 1, fp4)
+    out, exp, _, dst_t, exp_t = run(DT[dt], r, c, src, alg, 1, fp4)
     g_exp = np.fromfile(os.path.join(p, 'golden_e8m0.bin'), np.uint8).reshape(r, -1)
     g_dst = np.fromfile(os.path.join(p, 'golden_fp4.bin' if fp4 else 'golden_fp8.bin'), np.uint8)
+    if mode == 'nz':  # the byte images: E4M3 in mat NZ, the exponents in scaling ZZ
+        out = repack(dst_t, PTO['FLOAT8_E4M3'], r, c, LOC_MAT, LAYOUT_NZ).reshape(r, -1)
+        exp = repack(exp_t, PTO['FLOAT8_E8M0'], r, exp.shape[1], LOC_SCALING, LAYOUT_ZZ).reshape(r, -1)
     g_dst = g_dst.reshape(r, -1)[:, :out.shape[1]]
     good = np.array_equal(exp, g_exp) and np.array_equal(out, g_dst)
     if not good:
@@ -87,7 +103,7 @@ for d in sorted(os.listdir(nd)):
     else:
         ok += 1
 dn = sys.argv[3]
-for d in sorted(os.listdir(dn)):
+for d in sorted(e for e in os.listdir(dn) if os.path.isdir(os.path.join(dn, e, '')) and '.case_' in e):
     m = re.match(r'TQUANTDNTest\.case_(nv_)?(mxfp4_)?(validshape_)?(fp32|bf16|fp16)_(?:s\d+x\d+_v)?(\d+)x(\d+)(_interleaved)?$', d)
     if not m:
         skipped += 1
@@ -102,7 +118,7 @@ for d in sorted(os.listdir(dn)):
     if len(src) != r * c * es:
         # a valid-shape case: input is the valid region? take it as written
         print('skip (input size)', d, len(src), r, c); skipped += 1; continue
-    out, exp, mx = run(DT[dt], r, c, src, alg, 0, fp4)
+    out, exp, mx, _, _ = run(DT[dt], r, c, src, alg, 0, fp4)
     if os.path.exists(os.path.join(p, 'golden_e8_dn.bin')):
         g_exp = np.fromfile(os.path.join(p, 'golden_e8_dn.bin'), np.uint8)
     else:  # interleaved: [ceil(hat_m/2), 2c + delta] = E_DN[2p + delta][c]

@@ -1,6 +1,8 @@
 // pto_tmov with a cube tile on either side (pto_c.h, "Cube tiles"): the
 // moves the cube has (pto-isa TMOV.md; PTOAS's TMovOp: mat to left, right
-// or bias, acc to vec or mat), each element kept at its (row, column) and
+// or bias, acc to vec or mat) and A5's vec repacks into the cube's layouts
+// (TMOV.md's ND -> NZ, ND -> ZN and ND -> ZZ: vec to mat or scaling), each
+// element kept at its (row, column) and
 // laid out as dst's layout says, with each profile's rules of TMOV's NPU
 // implementations. Programs' cube moves (program/parse/core_cube.cc,
 // run/execute_cube.cc) follow the same pages on their own tiles.
@@ -63,16 +65,41 @@ pto_status CheckCubeMove(const Operands& o, pto_profile profile) {
   // A vec tile laid out in boxes (a5/TMov.hpp's vec ND -> NZ and ND -> ZN).
   const bool vec_fractal = IsMove(src, dst, PTO_LOC_VEC, PTO_LOC_VEC) &&
                            src->layout == PTO_LAYOUT_ND && dst->layout != PTO_LAYOUT_ND;
-  v.Require(to_l0 || to_bias || to_scaling || from_acc || vec_fractal, PTO_ERR_INVALID_ARGUMENT,
+  // The same repacks (TMOV.md ND -> NZ, ND -> ZN, ND -> ZZ) straight into
+  // the mat tile or the scaling tile they feed.
+  const bool from_vec =
+      IsMove(src, dst, PTO_LOC_VEC, PTO_LOC_MAT) || IsMove(src, dst, PTO_LOC_VEC, PTO_LOC_SCALING);
+  v.Require(to_l0 || to_bias || to_scaling || from_acc || vec_fractal || from_vec,
+            PTO_ERR_INVALID_ARGUMENT,
             "from %s %s %s tile to %s %s %s tile is not a move the cube has (mat to left, right, "
-            "bias or scaling; acc to vec or mat; vec ND to vec NZ or ZN)",
+            "bias or scaling; acc to vec or mat; vec ND to vec NZ or ZN; vec to mat or scaling)",
             LocationArticle(location(src)), LocationName(location(src)), LayoutName(layout(src)),
             LocationArticle(location(dst)), LocationName(location(dst)), LayoutName(layout(dst)))
       .Require(!(profile == PTO_PROFILE_A2A3 && from_acc && dst->location == PTO_LOC_VEC),
                PTO_ERR_INVALID_ARGUMENT,
                "A2A3 moves an acc tile to mat only (acc to vec is A5's)")
       .Require(!(profile == PTO_PROFILE_A2A3 && vec_fractal), PTO_ERR_INVALID_ARGUMENT,
-               "the vec moves into NZ and ZN are A5's, not A2A3's");
+               "the vec moves into NZ and ZN are A5's, not A2A3's")
+      .Require(!(profile == PTO_PROFILE_A2A3 && from_vec), PTO_ERR_INVALID_ARGUMENT,
+               "A2A3 has no vec repack into the cube's layouts (vec to mat or scaling is A5's)");
+  if (profile == PTO_PROFILE_A5 && from_vec) {
+    // TMOV.md: ND -> NZ and ND -> ZN into mat's layouts, ND -> ZZ for the
+    // MX scales (TMovNdTo2Zz, whose CommonCheckZZ takes bytes only).
+    const bool to_mat = dst->location == PTO_LOC_MAT;
+    const bool layout_ok = to_mat ? dst->layout == PTO_LAYOUT_NZ || dst->layout == PTO_LAYOUT_ZN
+                                  : dst->layout == PTO_LAYOUT_ZZ;
+    v.Require(layout_ok, PTO_ERR_INVALID_ARGUMENT,
+              "under A5 a vec tile repacks into a mat NZ or ZN tile or a scaling ZZ tile, not a "
+              "%s %s tile",
+              LocationName(location(dst)), LayoutName(layout(dst)));
+    const pto_dtype e = dst->dtype;
+    v.Require(to_mat || src->dtype != e || e == PTO_UINT8 || e == PTO_FLOAT8_E8M0 ||
+                  e == PTO_HIFLOAT8,
+              PTO_ERR_UNSUPPORTED_DTYPE,
+              "under A5 the repack into a scaling ZZ tile takes UINT8, FLOAT8_E8M0 or HIFLOAT8, "
+              "not %s",
+              DtypeName(e));
+  }
   if (profile != PTO_PROFILE_HOST && to_l0) {
     const pto_layout want = dst->location == PTO_LOC_RIGHT ? PTO_LAYOUT_ZN
                             : profile == PTO_PROFILE_A2A3  ? PTO_LAYOUT_ZZ

@@ -59,19 +59,33 @@ void RefuseOverlap(Validator& v, const pto_tile* src, const pto_tile* dst) {
 }
 
 // A packed pair's regions: the same valid rows, the packed side's valid
-// cols (bytes) half the other's (values).
-void PackedRegions(Validator& v, const pto_tile* src, const pto_tile* dst) {
+// cols (bytes) half the other's (values); under HOST and A5 an odd count of
+// values pairs with the bytes that hold them, ceil(values / 2) (A5's TCVT:
+// the last byte's high nibble is neither read nor written, see
+// PackedValues).
+void PackedRegions(Validator& v, const pto_tile* src, const pto_tile* dst, pto_profile profile) {
   const bool packed_dst = IsPackedDtype(dst->dtype);
   const pto_tile* packed = packed_dst ? dst : src;
   const pto_tile* other = packed_dst ? src : dst;
-  v.Require(src->valid_rows == dst->valid_rows &&
-                uint64_t{2} * packed->valid_cols == other->valid_cols,
+  const uint64_t values = other->valid_cols, bytes = packed->valid_cols;
+  const bool odd = profile != PTO_PROFILE_A2A3 && values % 2 == 1 && bytes == (values + 1) / 2;
+  v.Require(src->valid_rows == dst->valid_rows && (2 * bytes == values || odd),
             PTO_ERR_SHAPE_MISMATCH,
             "%s's valid region %ux%u (bytes of two %s values) does not hold %s's %ux%u values "
-            "(its valid cols must be twice the packed side's)",
+            "(its valid cols must be twice the packed side's%s)",
             packed_dst ? "dst" : "src", packed->valid_rows, packed->valid_cols,
             DtypeName(packed->dtype), packed_dst ? "src" : "dst", other->valid_rows,
-            other->valid_cols);
+            other->valid_cols,
+            profile == PTO_PROFILE_A2A3 ? "" : ", or an odd count with one byte for the last");
+}
+
+// The values a packed pair converts per row: all of the unpacked side's
+// when unpacking; when packing, the whole bytes only, so an odd count's
+// last value is not converted and the boundary byte keeps its bits (A5's
+// TCVT stores complete bytes only; its ST golden's boundary byte is the
+// destination's as it was).
+uint32_t PackedValues(const pto_tile* src, const pto_tile* dst) {
+  return IsPackedDtype(dst->dtype) ? src->valid_cols / 2 * 2 : dst->valid_cols;
 }
 
 // The FP4 formats have no NaN: the first NaN of src's valid region (row
@@ -82,7 +96,7 @@ void RefuseNaNIntoFp4(Validator& v, const pto_tile* src, const pto_tile* dst) {
   const size_t size = ElementBytes(src->dtype);
   for (uint32_t i = 0; i < src->valid_rows; ++i) {
     const unsigned char* row = static_cast<const unsigned char*>(src->data) + size_t{i} * src->cols * size;
-    for (uint32_t j = 0; j < src->valid_cols; ++j) {
+    for (uint32_t j = 0; j < PackedValues(src, dst); ++j) {
       uint32_t bits = 0;
       memcpy(&bits, row + size_t{j} * size, size);
       const bool nan = size == 4   ? (bits & 0x7FFFFFFFu) > 0x7F800000u
@@ -99,7 +113,8 @@ void RefuseNaNIntoFp4(Validator& v, const pto_tile* src, const pto_tile* dst) {
 }
 
 // A packed pair's placement (apart: no in-place form) and regions.
-void CheckPacked(Validator& v, const pto_tile* src, const pto_tile* dst, bool contents_known) {
+void CheckPacked(Validator& v, const pto_tile* src, const pto_tile* dst, bool contents_known,
+                 pto_profile profile) {
   if (src == static_cast<const pto_tile*>(dst) || ValidRegionsOverlap(src, dst)) {
     v.Require(false, PTO_ERR_ALIASING,
               "converting %s to %s needs src and dst apart (a packed type has no in-place "
@@ -107,7 +122,7 @@ void CheckPacked(Validator& v, const pto_tile* src, const pto_tile* dst, bool co
               DtypeName(src->dtype), DtypeName(dst->dtype));
     return;
   }
-  PackedRegions(v, src, dst);
+  PackedRegions(v, src, dst, profile);
   if (v.ok() && contents_known) RefuseNaNIntoFp4(v, src, dst);
 }
 
@@ -141,7 +156,7 @@ pto_status CheckTCvt(const Operands& o, pto_profile profile) {
   }
   if (tmp != nullptr) v.Distinct("tmp", tmp, "dst", dst).Distinct("tmp", tmp, "src", src);
   if (ConvertIsPacked(src->dtype, dst->dtype)) {
-    if (v.ok()) CheckPacked(v, src, dst, o.contents_known);
+    if (v.ok()) CheckPacked(v, src, dst, o.contents_known, profile);
     return v.status();
   }
   // In place where the order of elements makes it well defined: the same
@@ -225,7 +240,8 @@ void RunTCvt(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const kernels::ConvertSpec spec = ConvertSpecOf(o, profile);
   if (ConvertIsPacked(o.src0->dtype, dst->dtype)) {  // apart; cols counts values
-    const uint32_t values = IsPackedDtype(dst->dtype) ? o.src0->valid_cols : dst->valid_cols;
+    const uint32_t values = PackedValues(o.src0, dst);
+    if (values == 0) return;  // one value packed: no whole byte to write
     return kernels::Convert(spec, dst->valid_rows, values, PlaneOf(dst), ConstPlaneOf(o.src0));
   }
   ConvertRegion(spec, dst, o.src0);
