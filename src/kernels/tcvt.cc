@@ -425,16 +425,16 @@ HWY_INLINE hn::Vec<D16> Fp8FromHalfTruncated(D16 d16, hn::Vec<D16> h, hn::Mask<D
   // 0xF8 for E4M3FN), infinity is 0x7C00, a NaN is quiet (>= 0x7E00: code
   // >= 0x7E for E5M2, >= 0xFC for E4M3FN).
   if (kE5M2) {
-    const auto nonfinite = hn::MaskFromVec(hn::BitCast(
-        d16, hn::VecFromMask(di16, hn::Gt(hn::BitCast(di16, magnitude), hn::Set(di16, 0x7BFF)))));
+    const auto nonfinite =
+        hn::RebindMask(d16, hn::Gt(hn::BitCast(di16, magnitude), hn::Set(di16, 0x7BFF)));
     // not saturated: overflow and infinity give 0x7C, NaN >= 0x7E
     const auto special = hn::Min(code, hn::Set(d16, 0x7E));
     code = saturate ? hn::IfThenElse(nonfinite, special, hn::Min(code, hn::Set(d16, 0x7B)))
                     : special;
   } else {
     if (saturate) {
-      const auto nan = hn::MaskFromVec(hn::BitCast(
-          d16, hn::VecFromMask(di16, hn::Gt(hn::BitCast(di16, magnitude), hn::Set(di16, 0x7C00)))));
+      const auto nan =
+          hn::RebindMask(d16, hn::Gt(hn::BitCast(di16, magnitude), hn::Set(di16, 0x7C00)));
       code = hn::IfThenElse(nan, hn::Set(d16, 0x7F), hn::Min(code, hn::Set(d16, 0x7E)));
     } else {
       code = hn::Min(code, hn::Set(d16, 0x7F));  // overflow, infinity and NaN: the NaN code
