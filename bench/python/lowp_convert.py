@@ -4,12 +4,13 @@ most 1.5x float32 -> float16's time; TCVT has no bfloat16 -> FP8 pair, so
 bfloat16 -> FP4 stands for the narrow source). A pair the profile does not
 offer is printed as such.
 
-    PYTHONPATH=build/bindings/python python bench/python/lowp_convert.py [--rounds 7] [--size 1024]
+    PYTHONPATH=build/bindings/python python bench/python/lowp_convert.py [--rounds 7] [--size 1024] [--target AVX2]
 
 Each figure is the best of --rounds rounds of enough calls for ~50 ms, the
 conversions taking turns so that all see the same load; ratio = the
 conversion's time / float32 -> float16's. Rounding RINT (nearest even)
-unless the label names a mode, saturation on.
+unless the label names a mode, saturation on. --target restricts libpto's
+kernels to one Highway target as vs_numpy.py's --target does.
 """
 
 import argparse
@@ -18,6 +19,7 @@ import time
 import numpy as np
 
 import pto
+from vs_numpy import select_target
 
 D = pto.DType
 R = pto.RoundMode
@@ -47,7 +49,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--size", type=int, default=1024)
+    parser.add_argument("--target", help="restrict libpto to this Highway target, e.g. AVX2")
     args = parser.parse_args()
+    if args.target:
+        select_target(args.target)
     n = args.size
     rng = np.random.default_rng(3)
     values = (rng.standard_normal((n, n)) * 8).astype(np.float32)
