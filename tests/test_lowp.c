@@ -439,6 +439,11 @@ static void encode_body(void *ctx, size_t index, const char *target) {
     for (size_t k = 0; k < COUNT(kF32); ++k) {
         const size_t n = f32_inputs(table_of(kF32[k].dst), in, kN, 77 + k);
         check_encode(kF32[k].src, kF32[k].dst, in, n, target);
+        /* Row widths around whole vectors and pairs of vectors (4 to 16
+         * float32 lanes): the paired path, one leftover vector and the
+         * element tail each end a row somewhere here. */
+        static const size_t kWidths[] = {1, 3, 4, 5, 8, 9, 12, 15, 16, 17, 24, 31, 32, 33, 40, 47, 48, 49, 63, 65, 80};
+        for (size_t w = 0; w < COUNT(kWidths); ++w) check_encode(kF32[k].src, kF32[k].dst, in + 31 * w, kWidths[w], target);
     }
     /* FLOAT16 -> HIFLOAT8: every FLOAT16 pattern */
     for (uint32_t base = 0; base < 65536; base += kN) {
