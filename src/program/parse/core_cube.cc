@@ -287,26 +287,10 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
                              Where(s.IsCube() ? s : d) +
                              " (the cube's tiles take tmov, textract, tload, tstore and tmatmul)");
   const bool mat_to_l0 = s.space == Space::kMat && (d.space == Space::kLeft || d.space == Space::kRight);
-  // Between vec tiles (one of them boxed): A5's TMOV repacks a row-major
-  // tile into NZ or ZN in the unified buffer, for the cube (pto-isa
-  // TMOV.md, a5/TMov.hpp TMovToVecNd2Nz and TMovNdTo2Zn); no other.
   const bool repack = s.space == Space::kVec && d.space == Space::kVec;
-  if (repack) {
-    const std::string to = LayoutName(d);
-    if (extract || !IsRowMajor(s) || (to != "NZ" && to != "ZN"))
-      return parser_.Error(loc, what +
-                                    " between vec tiles with a boxed one is tmov's repack of a "
-                                    "row-major (ND) tile into NZ or ZN (A5's TMOV); here " +
-                                    LayoutName(s) + " to " + to);
-    if (p_->profile == PTO_PROFILE_A2A3)
-      return parser_.Error(loc, what + ": the repack of a vec tile into " + to +
-                                    " is A5's TMOV (A2A3's moves a vec tile as it is)");
-  }
-  // A5's vec repacks straight into the cube tile they feed (pto-isa
-  // TMOV.md ND -> NZ, ND -> ZN into a mat tile, ND -> ZZ for MX scales).
   const bool from_vec =
       !extract && s.space == Space::kVec && (d.space == Space::kMat || d.space == Space::kScaling);
-  if (from_vec && !CheckVecToCube(what, loc, s, d)) return false;
+  if ((repack || from_vec) && !CheckVecRepack(what, loc, extract, s, d)) return false;
   const bool allowed = extract ? mat_to_l0
                                : mat_to_l0 || repack || from_vec ||
                                      (s.space == Space::kMat && d.space == Space::kBias) ||
@@ -400,13 +384,28 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
   return true;
 }
 
-// tmov of a vec tile into a mat or scaling tile (pto_tmov's rules): A2A3
-// has none; A5 repacks into a mat NZ or ZN tile or a scaling ZZ tile, the
-// latter of bytes (TMovNdTo2Zz's CommonCheckZZ: ui8, e8m0, hif8); HOST
-// takes every layout.
-bool CoreReader::CheckVecToCube(const std::string& what, SourceLoc loc, const Type& s,
-                                const Type& d) {
+// tmov of a vec tile into a boxed vec, mat or scaling tile (pto_tmov's
+// rules). Between vec tiles (one of them boxed): A5's TMOV repacks a
+// row-major tile into NZ or ZN in the unified buffer, for the cube (pto-isa
+// TMOV.md, a5/TMov.hpp TMovToVecNd2Nz and TMovNdTo2Zn); no other. Into the
+// cube tile such a repack feeds (TMOV.md ND -> NZ, ND -> ZN into a mat
+// tile, ND -> ZZ for MX scales): A2A3 has none; A5 repacks into a mat NZ or
+// ZN tile or a scaling ZZ tile, the latter of bytes (TMovNdTo2Zz's
+// CommonCheckZZ: ui8, e8m0, hif8); HOST takes every layout.
+bool CoreReader::CheckVecRepack(const std::string& what, SourceLoc loc, bool extract,
+                                const Type& s, const Type& d) {
   const std::string to = LayoutName(d);
+  if (d.space == Space::kVec) {
+    if (extract || !IsRowMajor(s) || (to != "NZ" && to != "ZN"))
+      return parser_.Error(loc, what +
+                                    " between vec tiles with a boxed one is tmov's repack of a "
+                                    "row-major (ND) tile into NZ or ZN (A5's TMOV); here " +
+                                    LayoutName(s) + " to " + to);
+    if (p_->profile == PTO_PROFILE_A2A3)
+      return parser_.Error(loc, what + ": the repack of a vec tile into " + to +
+                                    " is A5's TMOV (A2A3's moves a vec tile as it is)");
+    return true;
+  }
   if (p_->profile == PTO_PROFILE_A2A3)
     return parser_.Error(loc, what + ": A2A3 has no vec repack into the cube's layouts (vec to " +
                                   SpaceSpelling(d.space) + " is A5's)");
