@@ -1,6 +1,6 @@
 /* A5's 8-bit matrix multiply and vec repacks in programs, as the C calls
  * take them (pto_tmatmul, pto_tmov):
- * - pto.tmatmul, pto.tmatmul.acc and pto.tmatmul.bias under a5 on
+ * - pto.tmatmul, pto.tmatmul.acc, pto.tmatmul.bias and pto.tgemv under a5 on
  *   f8E4M3FN / f8E5M2 (the four pairs) and !pto.hif8 with !pto.hif8 into
  *   f32, the operands loaded into vec ND tiles and moved by pto.tmov into a
  *   mat NZ (a) and a mat ZN (b) tile, then into left and right; the bias a
@@ -68,43 +68,44 @@ static void launch(pto_program *p, size_t n, void *const *data, const size_t *nb
 }
 
 enum { M = 16, K = 64, N = 32 };
-typedef enum { FORM_PLAIN, FORM_ACC, FORM_BIAS } form;
+typedef enum { FORM_PLAIN, FORM_ACC, FORM_BIAS, FORM_GEMV } form;
 
 /* The kernel: a (M x K) and b (K x N) loaded into vec ND tiles, moved into
  * a mat NZ and a mat ZN tile, then into left NZ and right ZN; tmatmul (and
  * tmatmul.acc of the same product, or the bias form with a `bias_dt` row
- * loaded into a mat row and widened into an f32 bias row); acc stored. */
+ * loaded into a mat row and widened into an f32 bias row); acc stored; pto.tgemv on one row of a. */
 static void matmul_text(char *out, size_t size, const char *target, pto_dtype at, pto_dtype bt, form f,
                         pto_dtype bias_dt) {
     const char *as = spelling(at), *bs = spelling(bt), *bias_s = spelling(bias_dt);
+    const int m = f == FORM_GEMV ? 1 : M; /* GEMV: a's and c's one row */
     char ua[160], ub[160], ma[160], mb[160], l[160], r[160], c[160], mbias[160], tb[160];
-    snprintf(ua, sizeof ua, "!pto.tile_buf<vec, %dx%dx%s>", M, K, as);
+    snprintf(ua, sizeof ua, "!pto.tile_buf<vec, %dx%dx%s>", m, K, as);
     snprintf(ub, sizeof ub, "!pto.tile_buf<vec, %dx%dx%s>", K, N, bs);
-    snprintf(ma, sizeof ma, "!pto.tile_buf<mat, %dx%dx%s, blayout=col_major, slayout=row_major>", M, K, as);
+    snprintf(ma, sizeof ma, "!pto.tile_buf<mat, %dx%dx%s, blayout=col_major, slayout=row_major>", m, K, as);
     snprintf(mb, sizeof mb, "!pto.tile_buf<mat, %dx%dx%s, slayout=col_major>", K, N, bs);
-    snprintf(l, sizeof l, "!pto.tile_buf<left, %dx%dx%s, blayout=col_major, slayout=row_major>", M, K, as);
+    snprintf(l, sizeof l, "!pto.tile_buf<left, %dx%dx%s, blayout=col_major, slayout=row_major>", m, K, as);
     snprintf(r, sizeof r, "!pto.tile_buf<right, %dx%dx%s, slayout=col_major>", K, N, bs);
-    snprintf(c, sizeof c, "!pto.tile_buf<acc, %dx%dxf32, blayout=col_major, slayout=row_major, fractal=1024>", M, N);
+    snprintf(c, sizeof c, "!pto.tile_buf<acc, %dx%dxf32, blayout=col_major, slayout=row_major, fractal=1024>", m, N);
     snprintf(mbias, sizeof mbias, "!pto.tile_buf<mat, 1x%dx%s>", N, bias_s);
     snprintf(tb, sizeof tb, "!pto.tile_buf<bias, 1x%dxf32>", N);
     out[0] = '\0';
     add(out, size, "module attributes {pto.target_arch = \"%s\"} {\n", target);
     add(out, size, "func.func @k(%%a: !pto.ptr<%s>, %%b: !pto.ptr<%s>, %%c: !pto.ptr<f32>, %%bias: !pto.ptr<%s>) {\n",
         as, bs, bias_s);
-    add(out, size, "  %%c1 = arith.constant 1 : index\n  %%m = arith.constant %d : index\n", M);
+    add(out, size, "  %%c1 = arith.constant 1 : index\n  %%m = arith.constant %d : index\n", m);
     add(out, size, "  %%k = arith.constant %d : index\n  %%n = arith.constant %d : index\n", K, N);
-    add(out, size, "  %%va = pto.make_tensor_view %%a, shape = [%%m, %%k], strides = [%%k, %%c1] : !pto.tensor_view<%dx%dx%s>\n", M, K, as);
+    add(out, size, "  %%va = pto.make_tensor_view %%a, shape = [%%m, %%k], strides = [%%k, %%c1] : !pto.tensor_view<%dx%dx%s>\n", m, K, as);
     add(out, size, "  %%vb = pto.make_tensor_view %%b, shape = [%%k, %%n], strides = [%%n, %%c1] : !pto.tensor_view<%dx%dx%s>\n", K, N, bs);
-    add(out, size, "  %%vc = pto.make_tensor_view %%c, shape = [%%m, %%n], strides = [%%n, %%c1] : !pto.tensor_view<%dx%dxf32>\n", M, N);
+    add(out, size, "  %%vc = pto.make_tensor_view %%c, shape = [%%m, %%n], strides = [%%n, %%c1] : !pto.tensor_view<%dx%dxf32>\n", m, N);
     add(out, size, "  %%ua = pto.alloc_tile : %s\n  %%ub = pto.alloc_tile : %s\n", ua, ub);
     add(out, size, "  %%ma = pto.alloc_tile : %s\n  %%mb = pto.alloc_tile : %s\n", ma, mb);
     add(out, size, "  %%l = pto.alloc_tile : %s\n  %%r = pto.alloc_tile : %s\n  %%acc = pto.alloc_tile : %s\n", l, r, c);
     if (strcmp(target, "a5") == 0) { /* through the unified buffer: A5's vec -> mat repacks */
-        add(out, size, "  pto.tload ins(%%va : !pto.tensor_view<%dx%dx%s>) outs(%%ua : %s)\n", M, K, as, ua);
+        add(out, size, "  pto.tload ins(%%va : !pto.tensor_view<%dx%dx%s>) outs(%%ua : %s)\n", m, K, as, ua);
         add(out, size, "  pto.tload ins(%%vb : !pto.tensor_view<%dx%dx%s>) outs(%%ub : %s)\n", K, N, bs, ub);
         add(out, size, "  pto.tmov ins(%%ua : %s) outs(%%ma : %s)\n  pto.tmov ins(%%ub : %s) outs(%%mb : %s)\n", ua, ma, ub, mb);
     } else { /* straight into L1 */
-        add(out, size, "  pto.tload ins(%%va : !pto.tensor_view<%dx%dx%s>) outs(%%ma : %s)\n", M, K, as, ma);
+        add(out, size, "  pto.tload ins(%%va : !pto.tensor_view<%dx%dx%s>) outs(%%ma : %s)\n", m, K, as, ma);
         add(out, size, "  pto.tload ins(%%vb : !pto.tensor_view<%dx%dx%s>) outs(%%mb : %s)\n", K, N, bs, mb);
     }
     add(out, size, "  pto.tmov ins(%%ma : %s) outs(%%l : %s)\n  pto.tmov ins(%%mb : %s) outs(%%r : %s)\n", ma, l, mb, r);
@@ -116,10 +117,11 @@ static void matmul_text(char *out, size_t size, const char *target, pto_dtype at
         add(out, size, "  pto.tmov ins(%%mbias : %s) outs(%%tb : %s)\n", mbias, tb);
         add(out, size, "  pto.tmatmul.bias ins(%%l, %%r, %%tb : %s, %s, %s) outs(%%acc : %s)\n", l, r, tb, c);
     } else {
-        add(out, size, "  pto.tmatmul ins(%%l, %%r : %s, %s) outs(%%acc : %s)\n", l, r, c);
+        add(out, size, "  %s ins(%%l, %%r : %s, %s) outs(%%acc : %s)\n", f == FORM_GEMV ? "pto.tgemv" : "pto.tmatmul",
+            l, r, c);
     }
     if (f == FORM_ACC) add(out, size, "  pto.tmatmul.acc ins(%%acc, %%l, %%r : %s, %s, %s) outs(%%acc : %s)\n", c, l, r, c);
-    add(out, size, "  pto.tstore ins(%%acc : %s) outs(%%vc : !pto.tensor_view<%dx%dxf32>)\n  return\n}\n}\n", c, M, N);
+    add(out, size, "  pto.tstore ins(%%acc : %s) outs(%%vc : !pto.tensor_view<%dx%dxf32>)\n  return\n}\n}\n", c, m, N);
 }
 
 /* Each pair, each form (the bias f16 and bf16): the program's result is the
@@ -135,8 +137,9 @@ static void test_fp8_matmul_programs(void **state) {
     int programs = 0;
     static char text[16384];
     for (size_t pi = 0; pi < COUNT(pairs); ++pi)
-        for (int fi = 0; fi < 4; ++fi) {
-            const form f = fi >= 2 ? FORM_BIAS : (form)fi;
+        for (int fi = 0; fi < 5; ++fi) {
+            const form f = fi == 4 ? FORM_GEMV : fi >= 2 ? FORM_BIAS : (form)fi;
+            const size_t rows = f == FORM_GEMV ? 1 : M;
             const pto_dtype bias_dt = fi == 3 ? PTO_BFLOAT16 : PTO_FLOAT16;
             const pto_dtype at = pairs[pi][0], bt = pairs[pi][1];
             unsigned char a[M * K], b[K * N];
@@ -159,9 +162,9 @@ static void test_fp8_matmul_programs(void **state) {
             float c[M * N];
             memset(c, 0x5A, sizeof c);
             void *data[] = {a, b, c, bias};
-            const size_t nbytes[] = {sizeof a, sizeof b, sizeof c, sizeof bias};
+            const size_t nbytes[] = {rows * K, sizeof b, rows * N * sizeof(float), sizeof bias};
             launch(p, 4, data, nbytes);
-            for (size_t i = 0; i < M; ++i)
+            for (size_t i = 0; i < rows; ++i)
                 for (size_t j = 0; j < N; ++j) {
                     double want = f == FORM_BIAS ? biasv[j] : 0;
                     for (size_t q = 0; q < K; ++q) want += av[i * K + q] * bv[q * N + j] * (f == FORM_ACC ? 2 : 1);
@@ -173,7 +176,7 @@ static void test_fp8_matmul_programs(void **state) {
             ++programs;
         }
     printf("[fp8 matmul programs] %d programs (4 FP8 pairs and HiFloat8; tmatmul, .acc, .bias with f16 and bf16 rows "
-           "widened) equal the exact sums\n",
+           "widened; tgemv) equal the exact sums\n",
            programs);
 }
 
