@@ -12,7 +12,8 @@
  *   ref_image_offset;
  * - pto.tmov of a vec ND tile of e8m0 scales into a scaling ZZ tile, read by
  *   pto.tmatmul.mx: each a(i, k) b(k, j) scaled by 2^(scale(i, k/32) - 127);
- * - the refusals, each with its located sentence. */
+ * - the refusals, each with its located sentence (the low-precision types
+ *   each profile's cube moves do not carry among them). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -344,6 +345,10 @@ static void test_refusals(void **state) {
         {"a2a3", "mat, 1x32xbf16", "bias, 1x32xf32", "pto.tmov: src is bf16 and dst f32"},
         {"a5", "mat, 1x32xf32", "bias, 1x32xf16", "pto.tmov: src is f32 and dst f16"},
         {"a5", "mat, 1x8xf16", "bias, 1x8xf32", "a bias row moves from a one-row mat tile and is a multiple of 64 bytes"},
+        {"a5", "mat, 16x64x!pto.i4x2, blayout=col_major, slayout=row_major",
+         "left, 16x64x!pto.i4x2, blayout=col_major, slayout=row_major", "the cube's moves under A5 do not carry !pto.i4x2"},
+        {"a2a3", "mat, 16x32xf8E4M3FN, blayout=col_major, slayout=row_major", "left, 16x32xf8E4M3FN, slayout=row_major",
+         "the cube's moves under A2A3 do not carry f8E4M3FN"},
     };
     char text[4096];
     for (size_t i = 0; i < COUNT(moves); ++i) {
@@ -363,6 +368,7 @@ static void test_refusals(void **state) {
         {"a5", "vec, 32x32x!pto.hif8", "mat, 32x32x!pto.hif8, slayout=col_major"},
         {"a5", "mat, 1x32xbf16", "bias, 1x32xf32"},
         {"a2a3", "mat, 1x32xf16", "bias, 1x32xf32"},
+        {"a2a3", "mat, 16x64x!pto.i4x2, blayout=col_major, slayout=row_major", "left, 16x64x!pto.i4x2, slayout=row_major"},
     };
     for (size_t i = 0; i < COUNT(fine); ++i) {
         snprintf(text, sizeof text,
@@ -378,8 +384,11 @@ static void test_refusals(void **state) {
     expect_program_refused_with(mm, NULL,
                                 "pto_tmatmul: (a FLOAT8_E4M3; b HIFLOAT8) is not one of A5's 8-bit pairs: "
                                 "FLOAT8_E4M3 or FLOAT8_E5M2 each, or both HIFLOAT8");
+    /* Under A2A3 the 8-bit operands do not reach the left tile (pto_tmov's rule). */
     matmul_text(mm, sizeof mm, "a2a3", PTO_FLOAT8_E5M2, PTO_FLOAT8_E4M3, FORM_PLAIN, PTO_FLOAT16);
-    expect_program_refused_with(mm, NULL, "8-bit floating sources are A5's (PTO_PROFILE_A5), not A2A3's");
+    expect_program_refused_with(mm, NULL,
+                                "pto.tmov: the cube's moves under A2A3 do not carry f8E5M2 (the 8-bit and 4-bit "
+                                "floats are A5's)");
     printf("[a5 moves refusals] %zu refused with their sentences, %zu neighbours accepted\n", COUNT(moves) + 2,
            COUNT(fine));
 }

@@ -73,6 +73,20 @@ bool OperandFits(const Type& t, Space space, std::string* why) {
   return fits;
 }
 
+// Why tmov between the cube's memories does not carry `dtype` under
+// `profile` (pto_tmov), or "": of the low-precision types A2A3's cube moves
+// the 4-bit integers only, A5's TMOV (CommonCheck) the 8-bit and 4-bit
+// floats, HOST all.
+std::string CubeMoveRefusal(pto_profile profile, pto_dtype dtype) {
+  if (!IsLowPrecisionDtype(dtype) || profile == PTO_PROFILE_HOST ||
+      (profile == PTO_PROFILE_A2A3) == (dtype == PTO_INT4X2))
+    return "";
+  return std::string(": the cube's moves under ") + pto_profile_string(profile) +
+         " do not carry " + DtypeSpelling(dtype) +
+         (profile == PTO_PROFILE_A2A3 ? " (the 8-bit and 4-bit floats are A5's)"
+                                      : " (the 4-bit integers are A2A3's)");
+}
+
 }  // namespace
 
 // A matrix multiply's {accPhase = #pto<acc_phase unspecified | partial |
@@ -348,6 +362,9 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
                              "bf16 (the fixpipe's cast; other conversions take an fp operand) "
                              "and a mat f16 row (bf16 under A5) to an f32 bias row",
                          PTO_ERR_DTYPE_MISMATCH);
+  // The low-precision types, as pto_tmov takes them.
+  const std::string carried = extract ? "" : CubeMoveRefusal(profile, d.dtype);
+  if (!carried.empty()) return parser_.Error(loc, what + carried, PTO_ERR_UNSUPPORTED_DTYPE);
   if (d.space == Space::kLeft || d.space == Space::kRight) {
     std::string why;
     if (!OperandFits(d, d.space, &why)) return parser_.Error(loc, what + ": dst " + why);
