@@ -73,6 +73,20 @@ bool OperandFits(const Type& t, Space space, std::string* why) {
   return fits;
 }
 
+// Why tmov between the cube's memories does not carry `dtype` under
+// `profile` (pto_tmov), or "": of the low-precision types A2A3's cube moves
+// the 4-bit integers only, A5's TMOV (CommonCheck) the 8-bit and 4-bit
+// floats, HOST all.
+std::string CubeMoveRefusal(pto_profile profile, pto_dtype dtype) {
+  if (!IsLowPrecisionDtype(dtype) || profile == PTO_PROFILE_HOST ||
+      (profile == PTO_PROFILE_A2A3) == (dtype == PTO_INT4X2))
+    return "";
+  return std::string(": the cube's moves under ") + pto_profile_string(profile) +
+         " do not carry " + DtypeSpelling(dtype) +
+         (profile == PTO_PROFILE_A2A3 ? " (the 8-bit and 4-bit floats are A5's)"
+                                      : " (the 4-bit integers are A2A3's)");
+}
+
 }  // namespace
 
 // A matrix multiply's {accPhase = #pto<acc_phase unspecified | partial |
@@ -287,23 +301,12 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
                              Where(s.IsCube() ? s : d) +
                              " (the cube's tiles take tmov, textract, tload, tstore and tmatmul)");
   const bool mat_to_l0 = s.space == Space::kMat && (d.space == Space::kLeft || d.space == Space::kRight);
-  // Between vec tiles (one of them boxed): A5's TMOV repacks a row-major
-  // tile into NZ or ZN in the unified buffer, for the cube (pto-isa
-  // TMOV.md, a5/TMov.hpp TMovToVecNd2Nz and TMovNdTo2Zn); no other.
   const bool repack = s.space == Space::kVec && d.space == Space::kVec;
-  if (repack) {
-    const std::string to = LayoutName(d);
-    if (extract || !IsRowMajor(s) || (to != "NZ" && to != "ZN"))
-      return parser_.Error(loc, what +
-                                    " between vec tiles with a boxed one is tmov's repack of a "
-                                    "row-major (ND) tile into NZ or ZN (A5's TMOV); here " +
-                                    LayoutName(s) + " to " + to);
-    if (p_->profile == PTO_PROFILE_A2A3)
-      return parser_.Error(loc, what + ": the repack of a vec tile into " + to +
-                                    " is A5's TMOV (A2A3's moves a vec tile as it is)");
-  }
+  const bool from_vec =
+      !extract && s.space == Space::kVec && (d.space == Space::kMat || d.space == Space::kScaling);
+  if ((repack || from_vec) && !CheckVecRepack(what, loc, extract, s, d)) return false;
   const bool allowed = extract ? mat_to_l0
-                               : mat_to_l0 || repack ||
+                               : mat_to_l0 || repack || from_vec ||
                                      (s.space == Space::kMat && d.space == Space::kBias) ||
                                      (s.space == Space::kMat && d.space == Space::kScaling) ||
                                      (s.space == Space::kAcc &&
@@ -312,7 +315,8 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
     return parser_.Error(
         loc, what + " from a " + Where(s) + " to a " + Where(d) + " is not a move the cube has (" +
                  (extract ? "textract: mat to left or right"
-                          : "tmov: mat to left, right, bias or scaling; acc to vec or mat") +
+                          : "tmov: mat to left, right, bias or scaling; acc to vec or mat; "
+                            "vec to vec NZ or ZN, mat or scaling") +
                  ")");
   // Per target (pto-isa TMOV.md's implementation checks): A2A3 moves acc to
   // mat only (acc to vec is A5's), with equal shapes on both sides; a bias
@@ -344,13 +348,23 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
   // acc f32 to f16 / bf16: the fixpipe's cast (TMOV's F322F16, F322BF16).
   const bool cast = !extract && s.space == Space::kAcc && s.dtype == PTO_FLOAT32 &&
                     (d.dtype == PTO_FLOAT16 || d.dtype == PTO_BFLOAT16);
-  if (s.dtype != d.dtype && !cast)
+  // mat f16 (every target) or bf16 (A5, HOST) to an f32 bias row: the bias
+  // table's widening (a2a3/ and a5/TMov.hpp TMovToBt), each value exact.
+  const bool widen = !extract && s.space == Space::kMat && d.space == Space::kBias &&
+                     d.dtype == PTO_FLOAT32 &&
+                     (s.dtype == PTO_FLOAT16 ||
+                      (s.dtype == PTO_BFLOAT16 && profile != PTO_PROFILE_A2A3));
+  if (s.dtype != d.dtype && !cast && !widen)
     return parser_.Error(loc,
                          what + ": src is " + DtypeSpelling(s.dtype) + " and dst " +
                              DtypeSpelling(d.dtype) +
                              "; the cube's moves keep the dtype but an acc tile's f32 to f16 or "
-                             "bf16 (the fixpipe's cast; other conversions take an fp operand)",
+                             "bf16 (the fixpipe's cast; other conversions take an fp operand) "
+                             "and a mat f16 row (bf16 under A5) to an f32 bias row",
                          PTO_ERR_DTYPE_MISMATCH);
+  // The low-precision types, as pto_tmov takes them.
+  const std::string carried = extract ? "" : CubeMoveRefusal(profile, d.dtype);
+  if (!carried.empty()) return parser_.Error(loc, what + carried, PTO_ERR_UNSUPPORTED_DTYPE);
   if (d.space == Space::kLeft || d.space == Space::kRight) {
     std::string why;
     if (!OperandFits(d, d.space, &why)) return parser_.Error(loc, what + ": dst " + why);
@@ -380,10 +394,51 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
   in.a = dst;
   in.b = src;
   in.sub = extract ? 1 : 0;
-  in.imm = cast ? 1 : 0;
+  in.imm = cast ? 1 : widen ? 2 : 0;
   in.index_regs[0] = offsets.index_regs[0];
   in.index_regs[1] = offsets.index_regs[1];
   p_->code.push_back(in);
+  return true;
+}
+
+// tmov of a vec tile into a boxed vec, mat or scaling tile (pto_tmov's
+// rules). Between vec tiles (one of them boxed): A5's TMOV repacks a
+// row-major tile into NZ or ZN in the unified buffer, for the cube (pto-isa
+// TMOV.md, a5/TMov.hpp TMovToVecNd2Nz and TMovNdTo2Zn); no other. Into the
+// cube tile such a repack feeds (TMOV.md ND -> NZ, ND -> ZN into a mat
+// tile, ND -> ZZ for MX scales): A2A3 has none; A5 repacks into a mat NZ or
+// ZN tile or a scaling ZZ tile, the latter of bytes (TMovNdTo2Zz's
+// CommonCheckZZ: ui8, e8m0, hif8); HOST takes every layout.
+bool CoreReader::CheckVecRepack(const std::string& what, SourceLoc loc, bool extract,
+                                const Type& s, const Type& d) {
+  const std::string to = LayoutName(d);
+  if (d.space == Space::kVec) {
+    if (extract || !IsRowMajor(s) || (to != "NZ" && to != "ZN"))
+      return parser_.Error(loc, what +
+                                    " between vec tiles with a boxed one is tmov's repack of a "
+                                    "row-major (ND) tile into NZ or ZN (A5's TMOV); here " +
+                                    LayoutName(s) + " to " + to);
+    if (p_->profile == PTO_PROFILE_A2A3)
+      return parser_.Error(loc, what + ": the repack of a vec tile into " + to +
+                                    " is A5's TMOV (A2A3's moves a vec tile as it is)");
+    return true;
+  }
+  if (p_->profile == PTO_PROFILE_A2A3)
+    return parser_.Error(loc, what + ": A2A3 has no vec repack into the cube's layouts (vec to " +
+                                  SpaceSpelling(d.space) + " is A5's)");
+  if (p_->profile != PTO_PROFILE_A5) return true;
+  const bool to_mat = d.space == Space::kMat;
+  if (to_mat ? (to != "NZ" && to != "ZN") : to != "ZZ")
+    return parser_.Error(loc, what + ": under A5 a vec tile repacks into a mat NZ or ZN tile or a "
+                                     "scaling ZZ tile, not a " +
+                                  Where(d));
+  if (!to_mat && s.dtype == d.dtype && d.dtype != PTO_UINT8 && d.dtype != PTO_FLOAT8_E8M0 &&
+      d.dtype != PTO_HIFLOAT8)
+    return parser_.Error(loc,
+                         what + ": under A5 the repack into a scaling ZZ tile takes ui8, "
+                                "!pto.f8E8M0 or !pto.hif8, not " +
+                             DtypeSpelling(d.dtype),
+                         PTO_ERR_UNSUPPORTED_DTYPE);
   return true;
 }
 

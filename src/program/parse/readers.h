@@ -363,6 +363,8 @@ class CoreReader : public Reader {
   bool EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32_t src, uint32_t dst,
                     const Instr& offsets);
   bool EmitCubeInsert(SourceLoc loc, uint32_t src, uint32_t dst, const Instr& offsets);
+  bool CheckVecRepack(const std::string& what, SourceLoc loc, bool extract, const Type& s,
+                      const Type& d);
   bool CheckCubeTransfer(const Token& op, bool load, uint32_t slot, pto_dtype view_dtype,
                          bool atomic_add);
   // core_fixpipe.cc: tstore's fp form (TSTORE_FP), the tile in `slot`.

@@ -406,6 +406,16 @@ pto_status Block::CubeMove(const Instr& in) {
             dt.dtype, to.data + ElementOffset(to.layout, to.row + i, to.col + j) * out_size);
     return PTO_OK;
   }
+  if (in.imm == 2) {  // a mat f16 / bf16 row widened into an f32 bias row, each value exact
+    for (uint64_t j = 0; n_rows != 0 && j < n_cols; ++j) {
+      uint16_t bits;
+      memcpy(&bits, from.data + ElementOffset(from.layout, from.row, from.col + j) * 2, 2);
+      const float value = static_cast<float>(HalfBitsToDouble(bits, st.dtype));
+      memcpy(to.data + ElementOffset(to.layout, to.row, to.col + j) * sizeof(float), &value,
+             sizeof value);
+    }
+    return PTO_OK;
+  }
   CopyRegion(to.layout, to.data, to.row, to.col, from.layout, from.data, from.row + r0,
              from.col + c0, n_rows, n_cols, pto_dtype_size(dt.dtype));
   return PTO_OK;
