@@ -301,7 +301,7 @@ def run_generator(mirror, suite, op, work):
         g = {'__name__': '__main__', '__file__': os.path.join(d, 'gen_data.py')}
         exec(compile(src[:cut.start()], 'gen_data.py', 'exec'), g)
         for k, v in list(g.items()):
-            if (k.startswith(('gen_golden', 'gen_case', 'case_', 'gen_data', 'gen_nd',
+            if (k.startswith(('gen_golden', 'gen_case', 'case_', 'gen_data', 'gen_nd', 'gen_nz',
                                'quant_fp32_to_mxfp8')) and 'name' not in k
                     and callable(v)):
                 g[k] = recorder(v, cases)
@@ -2255,6 +2255,106 @@ ADAPTERS['textract_ndto2xnz'] = no_golden(
 # generator functions are not recorded, so each case is listed as a cube or
 # NZ form (libpto's vec tiles are ND).
 ADAPTERS['tinsert_zn'] = no_golden('a vec ZN source')
+
+
+# --- textract_vec (NZ), textract_ndto2xnz, tinsert (vec NZ) ---
+def nz_logical(img, rows, cols, e):
+    """The row-major rows x cols matrix of an NZ byte image (boxes of 16 x
+    32/e in column order, row-major inside): the inverse of the generators'
+    nd_to_nz."""
+    c0 = 32 // e
+    return img.reshape(cols // c0, rows // 16, 16, c0).transpose(1, 2, 0, 3).reshape(rows, cols)
+
+
+def vec_nz_name(case, dt):
+    """The case's pto dtype: a low-precision one by the case's name (the
+    generator's uint8), the 2-byte uint16 cases as FLOAT16 bits (main.cpp's
+    half; the extract moves bits), else the numpy dtype's."""
+    low = [n for key, n in VEC_LOWP if key in os.path.basename(case)]
+    if low:
+        return low[0]
+    return {'float32': 'FLOAT32', 'float16': 'FLOAT16', 'uint16': 'FLOAT16', 'int8': 'INT8',
+            'int32': 'INT32'}[np.dtype(dt).name]
+
+
+def extract_vec_nz(case, p, args):
+    """TEXTRACT Vec NZ -> Vec NZ, A5's NZ cases: src (src_rows x src_cols,
+    src_input.bin row-major, main.cpp's load into the NZ tile) into dst
+    (dst_rows x dst_cols, valid dst valid or 1x1 for the scalar cases, or
+    the whole tile) holding dst_init (an NZ image) from (idx_row, idx_col);
+    the golden is all of dst as an NZ image, compared as the tile's values
+    at their (row, col)."""
+    kw = p.kw
+    name = vec_nz_name(case, kw['dtype'])
+    e = elem_bytes(name)
+    ss, ds = (kw['src_rows'], kw['src_cols']), (kw['dst_rows'], kw['dst_cols'])
+    dv = {'gen_nz_case': ds, 'gen_nz_scalar_case': (1, 1)}.get(
+        p.kw_fn, (kw.get('valid_row'), kw.get('valid_col')))
+    bits = {4: np.uint32, 2: np.uint16, 1: np.uint8}[e]
+    src = Cube(name, *ss, LOC_VEC, LAY_NZ, ss,
+               read_matrix(find(case, 'src_input.bin'), np.dtype(bits), [ss]))
+    init = nz_logical(np.fromfile(find(case, 'dst_init.bin'), bits), *ds, e)
+    dst = Cube(name, *ds, LOC_VEC, LAY_NZ, dv, init)
+    check(LIB.pto_textract(dst.h, src.h, kw['idx_row'], kw.get('idx_col', 0)), 'pto_textract')
+    want = nz_logical(np.fromfile(find(case, 'golden_output.bin'), bits), *ds, e)
+    return compare(dst.logical(), want)
+
+
+def extract_vec_any(case, p, args):
+    if (p.kw_fn or '').startswith('gen_nz'):
+        return extract_vec_nz(case, p, args)
+    return extract_vec(case, p, args)
+
+
+ADAPTERS['textract_vec'] = extract_vec_any
+
+ND2XNZ_NAMES = {'half': 'FLOAT16', 'float': 'FLOAT32', 'bf16': 'BFLOAT16', 'int8': 'INT8',
+                'int32': 'INT32', 'hif8': 'HIFLOAT8', 'fp8e4m3': 'FLOAT8_E4M3',
+                'fp8e5m2': 'FLOAT8_E5M2', 'fp8e8m0': 'FLOAT8_E8M0'}
+
+
+def extract_nd2xnz(case, p, args):
+    """TEXTRACT ND -> 2xNZ (A5): src ND (src_rows x src_cols, input_arr.bin)
+    and two windows (rows, cols, index_row, index_col), each extracted by
+    pto_textract into a vec NZ tile of the window's shape (a 1x1 window: a
+    one-box tile of valid region 1x1, its golden the one element); golden<i>
+    is window i's NZ image."""
+    name = ND2XNZ_NAMES[os.path.basename(case).split('.case_')[1].rsplit('_', 1)[0]]
+    e = elem_bytes(name)
+    bits = {4: np.uint32, 2: np.uint16, 1: np.uint8}[e]
+    kw = p.kw
+    ss = (kw['src_rows'], kw['src_cols'])
+    src = Cube(name, *ss, LOC_VEC, LAY_ND, ss,
+               read_matrix(find(case, 'input_arr.bin'), np.dtype(bits), [ss]))
+    for i, (r, c, ir, ic) in enumerate(kw['wins']):
+        one = r == 1 and c == 1
+        shape = (16, 32 // e) if one else (r, c)
+        dst = Cube(name, *shape, LOC_VEC, LAY_NZ, (r, c))
+        check(LIB.pto_textract(dst.h, src.h, ir, ic), 'pto_textract')
+        gold = np.fromfile(find(case, 'golden%d.bin' % i), bits)
+        got = dst.logical()
+        res = compare(got[:1, :1], gold.reshape(1, 1)) if one else compare(got, nz_logical(gold, r, c, e))
+        if res is not None:
+            return 'window %d: %s' % (i, res)
+    return None
+
+
+ADAPTERS['textract_ndto2xnz'] = extract_nd2xnz
+
+
+def insert_any(case, p, args):
+    """TINSERT (A5): the row-major cases as `insert`; the vec NZ -> mat NZ
+    cases are run by libpto (pto_tinsert takes vec NZ tiles) but their
+    main.cpp stages (NZ sources loaded from images with gaps, mat
+    destinations read back through further moves) are not modelled here."""
+    if (p.kw_fn or '').startswith('gen_nz'):
+        raise Skip('vec NZ -> mat NZ (%s): main.cpp\'s staging of the NZ source and the mat '
+                   'destination is not modelled by this adapter; tests/test_vec_nz.c checks '
+                   'the form' % p.kw_fn)
+    return insert(case, p, args)
+
+
+ADAPTERS['tinsert'] = insert_any
 
 
 # ---------------------------------------------------------------------------
