@@ -89,7 +89,7 @@ static void test_extract_nz_to_nz(void **state) {
                   pto_tile_data(src), (shape){PTO_LAYOUT_NZ, 32, 64}, 1, 0, 0, 16, 32, 8, 32);
     free(before);
     /* A5's NZ copy: index_col and dst valid cols whole 32-byte blocks, dst
-     * cols at most src's; A2A3 has no vec NZ tile. */
+     * cols at most src's; A2A3's NZ copy carries its nine dtypes only. */
     before = copy_image(dst);
     expect_refused(pto_textract(dst, src, 0, 16), PTO_ERR_OUT_OF_RANGE, dst, before,
                    "unaligned index_col");
@@ -100,7 +100,8 @@ static void test_extract_nz_to_nz(void **state) {
     expect_refused(pto_textract(dst, src, 25, 0), PTO_ERR_OUT_OF_RANGE, dst, before,
                    "window past src's rows");
     pto_set_profile(PTO_PROFILE_A2A3);
-    expect_refused(pto_textract(dst, src, 0, 0), PTO_ERR_INVALID_ARGUMENT, dst, before, "A2A3");
+    expect_refused(pto_textract(dst, src, 0, 0), PTO_ERR_UNSUPPORTED_DTYPE, dst, before,
+                   "A2A3 FP8");
     pto_set_profile(PTO_PROFILE_A5);
     pto_tile *wide = image_tile(PTO_FLOAT8_E4M3, 16, 96, PTO_LOC_VEC, PTO_LAYOUT_NZ, 9);
     uint8_t *wide_before = copy_image(wide);
@@ -209,8 +210,9 @@ static void test_insert_nz(void **state) {
         expect_refused(pto_tinsert(dst, src, 0, 0), PTO_ERR_SHAPE_MISMATCH, dst, before,
                        "valid cols of half a block");
         pto_set_profile(PTO_PROFILE_A2A3);
-        expect_refused(pto_tinsert(dst, src, 0, 0), PTO_ERR_INVALID_ARGUMENT, dst, before,
-                       "A2A3");
+        expect_refused(pto_tinsert(dst, src, 0, 0),
+                       k == 0 ? PTO_ERR_INVALID_ARGUMENT : PTO_ERR_UNSUPPORTED_DTYPE, dst, before,
+                       k == 0 ? "A2A3 into mat" : "A2A3 FP8");
         pto_set_profile(PTO_PROFILE_A5);
         free(before);
         TILES_DESTROY(src, dst);
@@ -263,6 +265,53 @@ static void test_insert_zn(void **state) {
     pto_set_profile(PTO_PROFILE_HOST);
 }
 
+static void test_a2a3_nz(void **state) {
+    (void)state;
+    /* A2A3's NZ Vec -> Vec extract and insert (INT16, 16 x 16 boxes):
+     * windows start on a whole box but for 1x1 ones; any valid width. */
+    pto_set_profile(PTO_PROFILE_A2A3);
+    pto_tile *big = image_tile(PTO_INT16, 32, 64, PTO_LOC_VEC, PTO_LAYOUT_NZ, 13);
+    pto_tile *small = image_tile(PTO_INT16, 16, 32, PTO_LOC_VEC, PTO_LAYOUT_NZ, 41);
+    expect_status(pto_tile_set_valid(small, 9, 22), PTO_OK, "set_valid");
+    uint8_t *before = copy_image(small);
+    expect_status(pto_textract(small, big, 16, 32), PTO_OK, "A2A3 extract");
+    expect_window(pto_tile_data(small), before, (shape){PTO_LAYOUT_NZ, 16, 32},
+                  pto_tile_data(big), (shape){PTO_LAYOUT_NZ, 32, 64}, 2, 0, 0, 16, 32, 9, 22);
+    free(before);
+    before = copy_image(small);
+    expect_refused(pto_textract(small, big, 8, 0), PTO_ERR_OUT_OF_RANGE, small, before,
+                   "A2A3 index_row inside a box");
+    expect_refused(pto_textract(small, big, 0, 8), PTO_ERR_OUT_OF_RANGE, small, before,
+                   "A2A3 index_col inside a box");
+    expect_status(pto_tile_set_valid(small, 1, 1), PTO_OK, "set_valid");
+    expect_status(pto_textract(small, big, 7, 9), PTO_OK, "A2A3 1x1 extract");
+    expect_window(pto_tile_data(small), before, (shape){PTO_LAYOUT_NZ, 16, 32},
+                  pto_tile_data(big), (shape){PTO_LAYOUT_NZ, 32, 64}, 2, 0, 0, 7, 9, 1, 1);
+    free(before);
+    expect_status(pto_tile_set_valid(small, 9, 22), PTO_OK, "set_valid");
+    before = copy_image(big);
+    expect_status(pto_tinsert(big, small, 16, 16), PTO_OK, "A2A3 insert");
+    expect_window(pto_tile_data(big), before, (shape){PTO_LAYOUT_NZ, 32, 64},
+                  pto_tile_data(small), (shape){PTO_LAYOUT_NZ, 16, 32}, 2, 16, 16, 0, 0, 9, 22);
+    free(before);
+    before = copy_image(big);
+    expect_refused(pto_tinsert(big, small, 4, 16), PTO_ERR_OUT_OF_RANGE, big, before,
+                   "A2A3 insert inside a box");
+    free(before);
+    before = copy_image(small);
+    expect_refused(pto_tinsert(small, big, 0, 0), PTO_ERR_SHAPE_MISMATCH, small, before,
+                   "A2A3 src larger than dst");
+    free(before);
+    /* The ND -> NZ extract: A2A3's five dtypes (INT16 is not one of them). */
+    pto_tile *nd = image_tile(PTO_INT16, 16, 32, PTO_LOC_VEC, PTO_LAYOUT_ND, 5);
+    before = copy_image(small);
+    expect_refused(pto_textract(small, nd, 0, 0), PTO_ERR_UNSUPPORTED_DTYPE, small, before,
+                   "A2A3 ND -> NZ INT16");
+    free(before);
+    pto_set_profile(PTO_PROFILE_HOST);
+    TILES_DESTROY(big, small, nd);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_extract_nz_to_nz),
@@ -270,6 +319,7 @@ int main(void) {
         cmocka_unit_test(test_extract_nd_to_nz),
         cmocka_unit_test(test_insert_nz),
         cmocka_unit_test(test_insert_zn),
+        cmocka_unit_test(test_a2a3_nz),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,18 +36,34 @@ bool VecExtractDtype(pto_dtype d) {
          d == PTO_FLOAT8_E8M0 || d == PTO_FLOAT4_E2M1X2 || d == PTO_FLOAT4_E1M2X2;
 }
 
-// A window of a vec tile into a vec NZ tile (src NZ or ND): A5's and HOST's,
-// refused by A2A3. A5 copies an NZ window in whole 32-byte column blocks of
+// The dtypes of A2A3's Vec -> Vec extract and insert (the nine).
+bool NineDtype(pto_dtype d) {
+  return d == PTO_INT8 || d == PTO_UINT8 || d == PTO_INT16 || d == PTO_UINT16 ||
+         d == PTO_INT32 || d == PTO_UINT32 || d == PTO_FLOAT16 || d == PTO_BFLOAT16 ||
+         d == PTO_FLOAT32;
+}
+
+// The dtypes of a window into a vec NZ tile: A5's list; A2A3's nine from NZ
+// and its ND -> 2xNZ five from ND (CheckTExtractNdToNz); HOST both.
+bool VecNzExtractDtype(pto_dtype d, pto_profile profile, bool from_nz) {
+  const bool a2a3 = from_nz ? NineDtype(d)
+                            : d == PTO_INT8 || d == PTO_FLOAT16 || d == PTO_BFLOAT16 ||
+                                  d == PTO_FLOAT32 || d == PTO_INT32;
+  if (profile == PTO_PROFILE_A2A3) return a2a3;
+  return VecExtractDtype(d) || (profile == PTO_PROFILE_HOST && a2a3);
+}
+
+// A window of a vec tile into a vec NZ tile (src NZ or ND). A5 copies an NZ window in whole 32-byte column blocks of
 // src from a block's start (TExtractVecToVecNZImpl) and a 1x1 one by its
-// scalar path, whose bound is the index only; an ND source's rows start on
+// scalar path, whose bound is the index only; A2A3 starts an NZ window on a
+// whole box (index_row a multiple of 16, index_col of 32 bytes: its "A3
+// limitation") but for a 1x1 one; on both an ND source's rows start on
 // 32-byte boundaries (CheckTExtractNdToNz).
 pto_status CheckVecNzExtract(Validator& v, const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile* src = o.src0;
   const bool from_nz = src->layout == PTO_LAYOUT_NZ;
-  v.Require(profile != PTO_PROFILE_A2A3, PTO_ERR_INVALID_ARGUMENT,
-            "the vec extracts into an NZ tile are A5's, not A2A3's")
-      .Require(dst->layout == PTO_LAYOUT_NZ && (from_nz || src->layout == PTO_LAYOUT_ND),
+  v.Require(dst->layout == PTO_LAYOUT_NZ && (from_nz || src->layout == PTO_LAYOUT_ND),
                PTO_ERR_INVALID_ARGUMENT,
                "a vec %s tile into a vec %s tile is not a vec extract (ND or NZ into NZ, ND "
                "into ND)",
@@ -57,12 +73,18 @@ pto_status CheckVecNzExtract(Validator& v, const Operands& o, pto_profile profil
             "src is %s and dst %s; the extract keeps the dtype", DtypeName(src->dtype),
             DtypeName(dst->dtype));
   if (v.ok())
-    v.Require(VecExtractDtype(dst->dtype), PTO_ERR_UNSUPPORTED_DTYPE,
-              "the vec extract into an NZ tile does not carry %s", DtypeName(dst->dtype));
+    v.Require(VecNzExtractDtype(dst->dtype, profile, from_nz), PTO_ERR_UNSUPPORTED_DTYPE,
+              "the vec extract into an NZ tile on %s does not carry %s",
+              pto_profile_string(profile), DtypeName(dst->dtype));
   v.Distinct("src", src, "dst", dst);
   if (!v.ok()) return v.status();
   const size_t size = ElementBytes(dst->dtype);
   const bool one_element = dst->valid_rows == 1 && dst->valid_cols == 1;
+  if (profile == PTO_PROFILE_A2A3)
+    v.Require(from_nz || (src->cols * size) % 32 == 0, PTO_ERR_SHAPE_MISMATCH,
+              "src cols %u of %zu-byte elements are not a multiple of 32 bytes, which A2A3's "
+              "extract into NZ requires",
+              src->cols, size);
   if (profile == PTO_PROFILE_A5) {
     v.Require(!from_nz || dst->cols <= src->cols, PTO_ERR_SHAPE_MISMATCH,
               "dst cols %u exceed src cols %u, which A5 forbids", dst->cols, src->cols)
@@ -89,6 +111,11 @@ pto_status CheckVecNzExtract(Validator& v, const Operands& o, pto_profile profil
               "index_col %zu of %zu-byte elements is not a multiple of 32 bytes, which A5's NZ "
               "copy requires (but for a 1x1 dst)",
               col, size);
+  if (profile == PTO_PROFILE_A2A3 && from_nz && !one_element)
+    v.Require(row % 16 == 0 && (col * size) % 32 == 0, PTO_ERR_OUT_OF_RANGE,
+              "the window at (%zu, %zu) does not start on a 16 x 32-byte box, which A2A3's NZ "
+              "copy requires (but for a 1x1 dst)",
+              row, col);
   return v.status();
 }
 

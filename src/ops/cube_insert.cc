@@ -14,8 +14,18 @@ namespace ops {
 
 namespace {
 
-// TINSERT_IMPL's dtypes (the same list for the vec and the mat destination).
-bool FractalInsertDtype(pto_dtype d) {
+// A2A3's Vec -> Vec dtypes (the nine).
+bool NineDtype(pto_dtype d) {
+  return d == PTO_INT8 || d == PTO_UINT8 || d == PTO_INT16 || d == PTO_UINT16 ||
+         d == PTO_INT32 || d == PTO_UINT32 || d == PTO_FLOAT16 || d == PTO_BFLOAT16 ||
+         d == PTO_FLOAT32;
+}
+
+// A5's TINSERT_IMPL dtypes (the same list for the vec and the mat
+// destination); A2A3's nine; HOST both.
+bool FractalInsertDtype(pto_dtype d, pto_profile profile) {
+  if (profile == PTO_PROFILE_A2A3) return NineDtype(d);
+  if (profile == PTO_PROFILE_HOST && NineDtype(d)) return true;
   return d == PTO_FLOAT16 || d == PTO_BFLOAT16 || d == PTO_FLOAT32 || d == PTO_INT32 ||
          d == PTO_INT8 || d == PTO_HIFLOAT8 || d == PTO_FLOAT8_E4M3 || d == PTO_FLOAT8_E5M2 ||
          d == PTO_FLOAT8_E8M0 || d == PTO_FLOAT4_E2M1X2 || d == PTO_FLOAT4_E1M2X2;
@@ -54,8 +64,9 @@ bool IsFractalInsert(const Operands& o) {
 }
 
 // The rules, in order: the form (vec NZ into mat or vec NZ, vec ZN into mat
-// ZN; not A2A3's); dtypes; aliasing; A5's whole box lines and src cols
-// (NZ into vec NZ) at most dst's; the window inside dst's valid region.
+// ZN; A2A3 vec NZ into vec NZ only); dtypes; aliasing; A5's whole box lines
+// and src cols (NZ into vec NZ) at most dst's; A2A3's shapes; A2A3's box
+// start; the window inside dst's valid region.
 pto_status CheckFractalInsert(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile* src = o.src0;
@@ -72,16 +83,17 @@ pto_status CheckFractalInsert(const Operands& o, pto_profile profile) {
             "ND; vec NZ into mat or vec NZ; vec ZN into mat ZN)",
             LocationArticle(location(src)), LocationName(location(src)), LayoutName(layout(src)),
             LocationArticle(location(dst)), LocationName(location(dst)), LayoutName(layout(dst)))
-      .Require(profile != PTO_PROFILE_A2A3, PTO_ERR_INVALID_ARGUMENT,
-               "the inserts of vec NZ and ZN tiles are A5's, not A2A3's");
+      .Require(profile != PTO_PROFILE_A2A3 || (nz && dst->location == PTO_LOC_VEC),
+               PTO_ERR_INVALID_ARGUMENT,
+               "A2A3 inserts a vec NZ tile into a vec NZ tile only (into a mat tile is A5's)");
   if (!v.ok()) return v.status();
   v.Require(src->dtype == dst->dtype, PTO_ERR_DTYPE_MISMATCH,
             "src is %s and dst %s; the insert keeps the dtype", DtypeName(src->dtype),
             DtypeName(dst->dtype));
   if (v.ok())
-    v.Require(FractalInsertDtype(dst->dtype), PTO_ERR_UNSUPPORTED_DTYPE,
-              "the insert of a vec %s tile does not carry %s", LayoutName(layout(src)),
-              DtypeName(dst->dtype));
+    v.Require(FractalInsertDtype(dst->dtype, profile), PTO_ERR_UNSUPPORTED_DTYPE,
+              "the insert of a vec %s tile on %s does not carry %s", LayoutName(layout(src)),
+              pto_profile_string(profile), DtypeName(dst->dtype));
   v.Distinct("src", src, "dst", dst);
   if (!v.ok()) return v.status();
   if (profile == PTO_PROFILE_A5) {
@@ -89,8 +101,24 @@ pto_status CheckFractalInsert(const Operands& o, pto_profile profile) {
               "src cols %u exceed dst cols %u, which A5 forbids", src->cols, dst->cols);
     if (v.ok()) RequireA5Lines(v, o, ElementBytes(dst->dtype));
   }
+  const size_t size = ElementBytes(dst->dtype);
+  const bool one_element = src->valid_rows == 1 && src->valid_cols == 1;
+  if (profile == PTO_PROFILE_A2A3)
+    v.Require(src->rows <= dst->rows && src->cols <= dst->cols, PTO_ERR_SHAPE_MISMATCH,
+              "src %ux%u exceeds dst %ux%u, which A2A3 forbids", src->rows, src->cols, dst->rows,
+              dst->cols)
+        .Require(one_element || (src->valid_cols * size) % 2 == 0, PTO_ERR_SHAPE_MISMATCH,
+                 "src valid cols %u of 1-byte elements is odd, which A2A3 refuses (its copy "
+                 "moves 2 bytes at a time)",
+                 src->valid_cols);
   if (!v.ok() || !o.contents_known) return v.status();
   const size_t row = o.index[0], col = o.index[1];
+  // A2A3 starts a window on a whole box (its "A3 limitation") but for a 1x1 one.
+  if (profile == PTO_PROFILE_A2A3 && !one_element)
+    v.Require(row % 16 == 0 && (col * size) % 32 == 0, PTO_ERR_OUT_OF_RANGE,
+              "the window at (%zu, %zu) does not start on a 16 x 32-byte box, which A2A3's NZ "
+              "copy requires (but for a 1x1 src)",
+              row, col);
   return v
       .Require(Fits(row, src->valid_rows, dst->valid_rows) &&
                    Fits(col, src->valid_cols, dst->valid_cols),
