@@ -2265,20 +2265,23 @@ def nz_logical(img, rows, cols, e):
 
 def vec_nz_name(case, dt):
     """The case's pto dtype: a low-precision one by the case's name (the
-    generator's uint8), the 2-byte uint16 cases as FLOAT16 bits (main.cpp's
-    half; the extract moves bits), else the numpy dtype's."""
+    generator's uint8), BFLOAT16 by the name, the other 2-byte integer
+    cases as FLOAT16 bits and 4-byte ones as INT32 (the extract and insert
+    move bits), else the numpy dtype's."""
     low = [n for key, n in VEC_LOWP if key in os.path.basename(case)]
     if low:
         return low[0]
-    return {'float32': 'FLOAT32', 'float16': 'FLOAT16', 'uint16': 'FLOAT16', 'int8': 'INT8', 'uint8': 'INT8',
-            'int32': 'INT32'}[np.dtype(dt).name]
+    if 'bf16' in os.path.basename(case):
+        return 'BFLOAT16'
+    return {'float32': 'FLOAT32', 'float16': 'FLOAT16', 'uint16': 'FLOAT16', 'int16': 'FLOAT16',
+            'int8': 'INT8', 'uint8': 'INT8', 'int32': 'INT32', 'uint32': 'INT32'}[np.dtype(dt).name]
 
 
 def extract_vec_nz(case, p, args):
     """TEXTRACT Vec NZ -> Vec NZ, A5's NZ cases: src (src_rows x src_cols,
     src_input.bin row-major, main.cpp's load into the NZ tile) into dst
     (dst_rows x dst_cols, valid dst valid or 1x1 for the scalar cases, or
-    the whole tile) holding dst_init (an NZ image) from (idx_row, idx_col);
+    the whole tile; A2A3's generator writes src as its NZ image) holding dst_init (an NZ image) from (idx_row, idx_col);
     the golden is all of dst as an NZ image, compared as the tile's values
     at their (row, col)."""
     kw = p.kw
@@ -2288,8 +2291,11 @@ def extract_vec_nz(case, p, args):
     dv = {'gen_nz_case': ds, 'gen_nz_scalar_case': (1, 1)}.get(
         p.kw_fn, (kw.get('valid_row'), kw.get('valid_col')))
     bits = {4: np.uint32, 2: np.uint16, 1: np.uint8}[e]
-    src = Cube(name, *ss, LOC_VEC, LAY_NZ, ss,
-               read_matrix(find(case, 'src_input.bin'), np.dtype(bits), [ss]))
+    if SUITE == 'a2a3':  # A2A3's generator writes src's NZ image
+        data = nz_logical(np.fromfile(find(case, 'src_input.bin'), bits), *ss, e)
+    else:
+        data = read_matrix(find(case, 'src_input.bin'), np.dtype(bits), [ss])
+    src = Cube(name, *ss, LOC_VEC, LAY_NZ, ss, data)
     init = nz_logical(np.fromfile(find(case, 'dst_init.bin'), bits), *ds, e)
     dst = Cube(name, *ds, LOC_VEC, LAY_NZ, dv, init)
     check(LIB.pto_textract(dst.h, src.h, kw['idx_row'], kw.get('idx_col', 0)), 'pto_textract')
@@ -2312,8 +2318,9 @@ ND2XNZ_NAMES = {'half': 'FLOAT16', 'float': 'FLOAT32', 'bf16': 'BFLOAT16', 'int8
 
 def extract_nd2xnz(case, p, args):
     """TEXTRACT ND -> 2xNZ (A5): src ND (src_rows x src_cols, input_arr.bin)
-    and two windows (rows, cols, index_row, index_col), each extracted by
-    pto_textract into a vec NZ tile of the window's shape (a 1x1 window: a
+    and two windows (rows, cols, index_row, index_col[, tile rows, tile
+    cols]), each extracted by pto_textract into a zero-filled vec NZ tile of
+    the window's (or the given) shape, valid the window's (a 1x1 window: a
     one-box tile of valid region 1x1, its golden the one element); golden<i>
     is window i's NZ image."""
     name = ND2XNZ_NAMES[os.path.basename(case).split('.case_')[1].rsplit('_', 1)[0]]
@@ -2323,20 +2330,23 @@ def extract_nd2xnz(case, p, args):
     ss = (kw['src_rows'], kw['src_cols'])
     src = Cube(name, *ss, LOC_VEC, LAY_ND, ss,
                read_matrix(find(case, 'input_arr.bin'), np.dtype(bits), [ss]))
-    for i, (r, c, ir, ic) in enumerate(kw['wins']):
+    for i, win in enumerate(kw['wins']):
+        r, c, ir, ic = win[:4]
         one = r == 1 and c == 1
-        shape = (16, 32 // e) if one else (r, c)
+        shape = (16, 32 // e) if one else tuple(win[4:6]) if len(win) >= 6 else (r, c)
         dst = Cube(name, *shape, LOC_VEC, LAY_NZ, (r, c))
         check(LIB.pto_textract(dst.h, src.h, ir, ic), 'pto_textract')
         gold = np.fromfile(find(case, 'golden%d.bin' % i), bits)
         got = dst.logical()
-        res = compare(got[:1, :1], gold.reshape(1, 1)) if one else compare(got, nz_logical(gold, r, c, e))
+        res = compare(got[:1, :1], gold.reshape(1, 1)) if one else compare(got, nz_logical(gold, *shape, e))
         if res is not None:
             return 'window %d: %s' % (i, res)
     return None
 
 
 ADAPTERS['textract_ndto2xnz'] = extract_nd2xnz
+for _op in ('textract_vec', 'textract_ndto2xnz'):
+    ADAPTER_SUITES[_op] = ('a5', 'a2a3')  # A2A3's generators are A5's functions
 
 
 INSERT_NZ_NAMES = (('fp16', 'FLOAT16'), ('bf16', 'BFLOAT16'), ('fp32', 'FLOAT32'), ('int8', 'INT8'),
@@ -2423,8 +2433,8 @@ def insert_nz(case, p, args):
         inserts.append((nz_logical(img, q.src_rows, q.src_byte_cols, e), q.valid_rows, q.idx_row,
                         q.idx_byte_col))
     else:
-        raise Skip('vec NZ -> mat NZ (%s): main.cpp fills the destination before the insert '
-                   'in a way the generator does not record' % fn)
+        raise Skip('vec NZ -> mat NZ (%s): its golden holds ones outside the '
+                   'inserted rows, a destination fill of main.cpp the generator does not record' % fn)
     dst = Cube(pname, *ds, dst_loc, LAY_NZ, ds)
     for data, vr, ir, ic in inserts:
         if fn in ('gen_nz_large_tile', 'gen_hif8_passthrough', 'gen_twoinput',
@@ -2443,16 +2453,37 @@ def insert_nz(case, p, args):
 
 
 def insert_any(case, p, args):
-    """TINSERT: A5's vec NZ forms by insert_nz; the rest as `insert`
-    (A2A3's NZ cases: libpto's vec NZ tiles are A5's)."""
+    """TINSERT: A5's vec NZ forms by insert_nz, A2A3's NZ Vec -> Vec
+    cases by insert_nz_vec_a2a3; the rest as `insert`."""
     if p.kw_fn in ('gen_nz', 'gen_nz_unaligned', 'gen_nz_two_insert', 'gen_nz_overwrite',
                    'gen_nz_large_tile', 'gen_nz_vec', 'gen_nz_split_custom', 'gen_twoinput',
                    'gen_double_twoinput', 'gen_fp4_offset', 'gen_hif8_passthrough'):
         return insert_nz(case, p, args)
-    if (p.kw_fn or '').startswith('gen_nz'):
-        raise Skip('an NZ Vec -> Vec insert under A2A3 (%s): libpto\'s vec NZ tiles and their '
-                   'inserts are A5\'s' % p.kw_fn)
+    if p.kw_fn in ('gen_nz_case', 'gen_nz_scalar_case'):
+        return insert_nz_vec_a2a3(case, p, args)
     return insert(case, p, args)
+
+
+def insert_nz_vec_a2a3(case, p, args):
+    """TINSERT NZ Vec -> Vec, A2A3's tinsert_vec cases: src (src_rows x
+    src_cols, valid src valid or 1x1) and dst (dst_init) from their NZ
+    images, src inserted at (idx_row, idx_col); the golden is dst's NZ
+    image, compared as each element's (row, col). The element types by
+    size (FLOAT16, or BFLOAT16 by the case's name; FLOAT32; INT8): the
+    insert moves bits."""
+    kw, name = p.kw, os.path.basename(case)
+    e = np.dtype(kw['dtype']).itemsize
+    pname = {1: 'INT8', 2: 'BFLOAT16' if 'bf16' in name else 'FLOAT16', 4: 'FLOAT32'}[e]
+    bits = {4: np.uint32, 2: np.uint16, 1: np.uint8}[e]
+    ss, ds = (kw['src_rows'], kw['src_cols']), (kw['dst_rows'], kw['dst_cols'])
+    sv = (kw['src_valid_rows'], kw['src_valid_cols']) if p.kw_fn == 'gen_nz_case' else (1, 1)
+    src = Cube(pname, *ss, LOC_VEC, LAY_NZ, sv,
+               nz_logical(np.fromfile(find(case, 'src_input.bin'), bits), *ss, e))
+    dst = Cube(pname, *ds, LOC_VEC, LAY_NZ, ds,
+               nz_logical(np.fromfile(find(case, 'dst_init.bin'), bits), *ds, e))
+    check(LIB.pto_tinsert(dst.h, src.h, kw['idx_row'], kw['idx_col']), 'pto_tinsert')
+    want = nz_logical(np.fromfile(find(case, 'golden_output.bin'), bits), *ds, e)
+    return compare(dst.logical(), want)
 
 
 ADAPTERS['tinsert'] = insert_any
