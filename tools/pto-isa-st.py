@@ -2249,12 +2249,9 @@ def gather_a5(case, p, args):
 
 ADAPTERS['tgather'] = gather_a5
 ADAPTER_SUITES['tgather'] = ('a5',)
-ADAPTERS['textract_ndto2xnz'] = no_golden(
-    'dst is a vec tile in the NZ layout (two of them): libpto\'s vec tiles are ND '
-    '(pto_tile_create_cube takes PTO_LOC_VEC with ND only)')
 
 
-# --- textract_vec (NZ), textract_ndto2xnz, tinsert (vec NZ) ---
+# --- textract_vec (NZ), textract_ndto2xnz, tinsert and tinsert_vec (NZ), tinsert_zn ---
 def nz_logical(img, rows, cols, e):
     """The row-major rows x cols matrix of an NZ byte image (boxes of 16 x
     32/e in column order, row-major inside): the inverse of the generators'
