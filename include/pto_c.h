@@ -602,7 +602,10 @@ PTO_API pto_status pto_tile_read_f32(const pto_tile *tile, float *dst, size_t co
  * pto_tgemv, pto_tgemv_acc, pto_tgemv_bias (under each profile, see "Matrix
  * multiply"), pto_tmov, which moves between
  * the cube's memories (mat to left, right or bias; acc to vec or mat), and
- * pto_textract, a window of a mat tile into a left or right tile.
+ * pto_textract, a window of a mat tile into a left or right tile (and, on
+ * vec tiles, a window of an NZ or ND tile into an NZ one), and pto_tinsert
+ * of a vec NZ tile into a mat or vec NZ tile and of a vec ZN tile into a
+ * mat ZN tile.
  * Every other operation refuses a tile whose location is not PTO_LOC_VEC,
  * before its other rules, with PTO_ERR_INVALID_ARGUMENT, e.g. "pto_tadd:
  * src0 is a left NZ tile; only pto_tmov, pto_tmatmul, ... take the cube's
@@ -617,7 +620,8 @@ PTO_API pto_status pto_tile_read_f32(const pto_tile *tile, float *dst, size_t co
  * pto_tile_create makes) and stores its handle in *out. Mat, left, right and
  * acc tiles take any layout, bias tiles ND, vec tiles ND or, as A5's vec
  * moves lay them out (pto_tmov), NZ or ZN with 512-byte boxes (such a vec
- * tile is taken by pto_tmov only, as the cube's tiles are); a scaling tile is the
+ * tile is taken by pto_tmov, pto_textract and pto_tinsert only, as the cube's
+ * tiles are); a scaling tile is the
  * fixpipe's quantisation row (ND, one row) or MX scales (ZZ or NN, boxes of
  * 32 bytes). The profile is not looked at: what each profile's matrix
  * multiply and tmov accept are their own rules (HOST takes every layout, to
@@ -1934,16 +1938,36 @@ PTO_API pto_status pto_tsels(pto_tile *dst, const pto_tile *mask, const pto_tile
  * FLOAT4_E2M1X2, FLOAT4_E1M2X2 (A5's TExtract.hpp; PTO_ERR_UNSUPPORTED_DTYPE);
  * dst and src not the same handle (PTO_ERR_ALIASING); index_row + dst
  * valid rows <= src valid rows and index_col + dst valid cols <= src valid
- * cols (PTO_ERR_OUT_OF_RANGE). */
+ * cols (PTO_ERR_OUT_OF_RANGE).
+ * Its vec NZ form (the NZ Vec -> Vec and ND -> 2xNZ forms of A5's and
+ * A2A3's TExtract.hpp; one destination a call): dst, a vec NZ tile, gets
+ * the window of src, a vec NZ or ND tile, each element at its (row,
+ * column) whatever the two layouts, bits unchanged. Rules, in this order:
+ * NULL handles (PTO_ERR_NULL_ARGUMENT); a vec ZN, or NZ into ND, window is
+ * no extract (PTO_ERR_INVALID_ARGUMENT); src's dtype equal to dst's
+ * (PTO_ERR_DTYPE_MISMATCH); A5: FLOAT16, BFLOAT16, FLOAT32, INT32, INT8,
+ * HIFLOAT8, FLOAT8_E4M3, FLOAT8_E5M2, FLOAT8_E8M0, FLOAT4_E2M1X2,
+ * FLOAT4_E1M2X2 (as bytes: a packed tile's cols and index_col count
+ * bytes); A2A3: the nine from NZ, INT8, FLOAT16, BFLOAT16, FLOAT32, INT32
+ * from ND; HOST all of these (PTO_ERR_UNSUPPORTED_DTYPE); dst and src not
+ * the same handle (PTO_ERR_ALIASING); A5: from NZ, dst cols at most src's
+ * and, unless dst's valid region is 1x1, dst valid cols a multiple of 32
+ * bytes (its copy moves whole 32-byte column blocks); A2A3 and A5: from
+ * ND, src cols a multiple of 32 bytes (PTO_ERR_SHAPE_MISMATCH); the window
+ * inside src's valid region as above; from NZ, unless dst's valid region
+ * is 1x1: A5, index_col a multiple of 32 bytes; A2A3, index_row a multiple
+ * of 16 and index_col of 32 bytes (a whole box) (PTO_ERR_OUT_OF_RANGE).
+ * HOST takes every window. */
 PTO_API pto_status pto_textract(pto_tile *dst, const pto_tile *src, size_t index_row,
                                 size_t index_col);
 
 /* TINSERT (its Vec -> Vec form, TEXTRACT's inverse): over src's valid region
  * R x C, dst[index_row + i, index_col + j] = src[i,j], bits unchanged; the
- * rest of dst is left as it was. The forms from or into the cube's memories
- * (acc -> mat, acc -> vec with its relu and quantisation, vec -> mat) are
- * not provided: the cube's tiles are refused as by every vec operation, and
- * a program's are refused naming the form. Rules, checked in this order:
+ * rest of dst is left as it was. The forms from the acc memory (acc -> mat,
+ * acc -> vec with its relu and quantisation) and vec ND -> mat are not
+ * provided (such a call is refused with PTO_ERR_INVALID_ARGUMENT naming the
+ * tiles, and a program's naming the form); the vec NZ and ZN forms are
+ * below. Rules of the row-major form, checked in this order:
  * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT).
  * - dst's dtype: HOST all nine, INT64, UINT64 and A5's low-precision
  *   types; A2A3 all nine (its Vec -> Vec path,
@@ -1960,7 +1984,26 @@ PTO_API pto_status pto_textract(pto_tile *dst, const pto_tile *src, size_t index
  * - the window: index_row + src valid rows <= dst valid rows and index_col +
  *   src valid cols <= dst valid cols (pto-isa's CPU model's bound); A2A3:
  *   index_col a multiple of 32 bytes unless src's valid region is 1x1
- *   (PTO_ERR_OUT_OF_RANGE). */
+ *   (PTO_ERR_OUT_OF_RANGE).
+ * Its vec NZ and ZN forms (A5's TInsert.hpp: vec NZ into a mat or vec NZ
+ * tile, vec ZN into a mat ZN tile; "Cube tiles"): src's valid region,
+ * each element (i, j) written at (index_row + i, index_col + j) of dst
+ * whatever the layouts, bits unchanged, the rest of dst as it was. Rules,
+ * in this order, after NULL handles (PTO_ERR_NULL_ARGUMENT): any other pair
+ * of a vec NZ or ZN tile or a cube tile, and under A2A3 any but vec NZ into
+ * vec NZ (A2A3's tinsert_common.hpp) (PTO_ERR_INVALID_ARGUMENT); src's
+ * dtype equal to dst's (PTO_ERR_DTYPE_MISMATCH); A5 the eleven of the vec
+ * NZ form of pto_textract, A2A3 the nine, HOST both
+ * (PTO_ERR_UNSUPPORTED_DTYPE); dst and src not the same handle
+ * (PTO_ERR_ALIASING); A5, whose copies move whole 32-byte lines of boxes:
+ * into a vec NZ tile src cols at most dst's; NZ, src valid cols a multiple
+ * of 32 bytes; ZN, src valid rows a multiple of 32 bytes; A2A3: src rows
+ * and cols at most dst's, a 1-byte src's valid cols even unless its valid
+ * region is 1x1 (PTO_ERR_SHAPE_MISMATCH); A5: NZ, index_col a multiple of
+ * 32 bytes; ZN, index_row a multiple of 32 bytes; A2A3, unless src's valid
+ * region is 1x1: index_row a multiple of 16 and index_col of 32 bytes;
+ * every profile: src's valid region inside dst's valid region at
+ * (index_row, index_col) (PTO_ERR_OUT_OF_RANGE). */
 PTO_API pto_status pto_tinsert(pto_tile *dst, const pto_tile *src, size_t index_row,
                                size_t index_col);
 

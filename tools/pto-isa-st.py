@@ -301,7 +301,8 @@ def run_generator(mirror, suite, op, work):
         g = {'__name__': '__main__', '__file__': os.path.join(d, 'gen_data.py')}
         exec(compile(src[:cut.start()], 'gen_data.py', 'exec'), g)
         for k, v in list(g.items()):
-            if (k.startswith(('gen_golden', 'gen_case', 'case_', 'gen_data', 'gen_nd',
+            if (k.startswith(('gen_golden', 'gen_case', 'case_', 'gen_data', 'gen_nd', 'gen_nz', 'gen_twoinput',
+                               'gen_double_twoinput', 'gen_fp4_offset', 'gen_hif8_passthrough', 'gen_zn',
                                'quant_fp32_to_mxfp8')) and 'name' not in k
                     and callable(v)):
                 g[k] = recorder(v, cases)
@@ -2248,13 +2249,301 @@ def gather_a5(case, p, args):
 
 ADAPTERS['tgather'] = gather_a5
 ADAPTER_SUITES['tgather'] = ('a5',)
-ADAPTERS['textract_ndto2xnz'] = no_golden(
-    'dst is a vec tile in the NZ layout (two of them): libpto\'s vec tiles are ND '
-    '(pto_tile_create_cube takes PTO_LOC_VEC with ND only)')
-# tinsert_zn: TINSERT of a vec tile in the ZN layout into a mat ZN tile; its
-# generator functions are not recorded, so each case is listed as a cube or
-# NZ form (libpto's vec tiles are ND).
-ADAPTERS['tinsert_zn'] = no_golden('a vec ZN source')
+
+
+# --- textract_vec (NZ), textract_ndto2xnz, tinsert and tinsert_vec (NZ), tinsert_zn ---
+def nz_logical(img, rows, cols, e):
+    """The row-major rows x cols matrix of an NZ byte image (boxes of 16 x
+    32/e in column order, row-major inside): the inverse of the generators'
+    nd_to_nz."""
+    c0 = 32 // e
+    return img.reshape(cols // c0, rows // 16, 16, c0).transpose(1, 2, 0, 3).reshape(rows, cols)
+
+
+def vec_nz_name(case, dt):
+    """The case's pto dtype: a low-precision one by the case's name (the
+    generator's uint8), BFLOAT16 by the name, the other 2-byte integer
+    cases as FLOAT16 bits and 4-byte ones as INT32 (the extract and insert
+    move bits), else the numpy dtype's."""
+    low = [n for key, n in VEC_LOWP if key in os.path.basename(case)]
+    if low:
+        return low[0]
+    if 'bf16' in os.path.basename(case):
+        return 'BFLOAT16'
+    return {'float32': 'FLOAT32', 'float16': 'FLOAT16', 'uint16': 'FLOAT16', 'int16': 'FLOAT16',
+            'int8': 'INT8', 'uint8': 'INT8', 'int32': 'INT32', 'uint32': 'INT32'}[np.dtype(dt).name]
+
+
+def extract_vec_nz(case, p, args):
+    """TEXTRACT Vec NZ -> Vec NZ, A5's NZ cases: src (src_rows x src_cols,
+    src_input.bin row-major, main.cpp's load into the NZ tile) into dst
+    (dst_rows x dst_cols, valid dst valid or 1x1 for the scalar cases, or
+    the whole tile; A2A3's generator writes src as its NZ image) holding dst_init (an NZ image) from (idx_row, idx_col);
+    the golden is all of dst as an NZ image, compared as the tile's values
+    at their (row, col)."""
+    kw = p.kw
+    name = vec_nz_name(case, kw['dtype'])
+    e = elem_bytes(name)
+    ss, ds = (kw['src_rows'], kw['src_cols']), (kw['dst_rows'], kw['dst_cols'])
+    dv = {'gen_nz_case': ds, 'gen_nz_scalar_case': (1, 1)}.get(
+        p.kw_fn, (kw.get('valid_row'), kw.get('valid_col')))
+    bits = {4: np.uint32, 2: np.uint16, 1: np.uint8}[e]
+    if SUITE == 'a2a3':  # A2A3's generator writes src's NZ image
+        data = nz_logical(np.fromfile(find(case, 'src_input.bin'), bits), *ss, e)
+    else:
+        data = read_matrix(find(case, 'src_input.bin'), np.dtype(bits), [ss])
+    src = Cube(name, *ss, LOC_VEC, LAY_NZ, ss, data)
+    init = nz_logical(np.fromfile(find(case, 'dst_init.bin'), bits), *ds, e)
+    dst = Cube(name, *ds, LOC_VEC, LAY_NZ, dv, init)
+    check(LIB.pto_textract(dst.h, src.h, kw['idx_row'], kw.get('idx_col', 0)), 'pto_textract')
+    want = nz_logical(np.fromfile(find(case, 'golden_output.bin'), bits), *ds, e)
+    return compare(dst.logical(), want)
+
+
+def extract_vec_any(case, p, args):
+    if (p.kw_fn or '').startswith('gen_nz'):
+        return extract_vec_nz(case, p, args)
+    return extract_vec(case, p, args)
+
+
+ADAPTERS['textract_vec'] = extract_vec_any
+
+ND2XNZ_NAMES = {'half': 'FLOAT16', 'float': 'FLOAT32', 'bf16': 'BFLOAT16', 'int8': 'INT8',
+                'int32': 'INT32', 'hif8': 'HIFLOAT8', 'fp8e4m3': 'FLOAT8_E4M3',
+                'fp8e5m2': 'FLOAT8_E5M2', 'fp8e8m0': 'FLOAT8_E8M0'}
+
+
+def extract_nd2xnz(case, p, args):
+    """TEXTRACT ND -> 2xNZ (A5): src ND (src_rows x src_cols, input_arr.bin)
+    and two windows (rows, cols, index_row, index_col[, tile rows, tile
+    cols]), each extracted by pto_textract into a zero-filled vec NZ tile of
+    the window's (or the given) shape, valid the window's (a 1x1 window: a
+    one-box tile of valid region 1x1, its golden the one element); golden<i>
+    is window i's NZ image."""
+    name = ND2XNZ_NAMES[os.path.basename(case).split('.case_')[1].rsplit('_', 1)[0]]
+    e = elem_bytes(name)
+    bits = {4: np.uint32, 2: np.uint16, 1: np.uint8}[e]
+    kw = p.kw
+    ss = (kw['src_rows'], kw['src_cols'])
+    src = Cube(name, *ss, LOC_VEC, LAY_ND, ss,
+               read_matrix(find(case, 'input_arr.bin'), np.dtype(bits), [ss]))
+    for i, win in enumerate(kw['wins']):
+        r, c, ir, ic = win[:4]
+        one = r == 1 and c == 1
+        shape = (16, 32 // e) if one else tuple(win[4:6]) if len(win) >= 6 else (r, c)
+        dst = Cube(name, *shape, LOC_VEC, LAY_NZ, (r, c))
+        check(LIB.pto_textract(dst.h, src.h, ir, ic), 'pto_textract')
+        gold = np.fromfile(find(case, 'golden%d.bin' % i), bits)
+        got = dst.logical()
+        res = compare(got[:1, :1], gold.reshape(1, 1)) if one else compare(got, nz_logical(gold, *shape, e))
+        if res is not None:
+            return 'window %d: %s' % (i, res)
+    return None
+
+
+ADAPTERS['textract_ndto2xnz'] = extract_nd2xnz
+for _op in ('textract_vec', 'textract_ndto2xnz'):
+    ADAPTER_SUITES[_op] = ('a5', 'a2a3')  # A2A3's generators are A5's functions
+
+
+INSERT_NZ_NAMES = (('fp16', 'FLOAT16'), ('bf16', 'BFLOAT16'), ('fp32', 'FLOAT32'), ('int8', 'INT8'),
+                   ('fp8e5', 'FLOAT8_E5M2'), ('fp8e4', 'FLOAT8_E4M3'), ('hif8', 'HIFLOAT8'),
+                   ('fp4e2m1', 'FLOAT4_E2M1X2'), ('fp4e1m2', 'FLOAT4_E1M2X2'),
+                   ('e2m1', 'FLOAT4_E2M1X2'), ('e1m2', 'FLOAT4_E1M2X2'))
+
+
+def nz_plus_one(img, rows, cols, e):
+    """The rows x cols matrix of an NZ image whose column blocks hold one
+    more row than the tile's (main.cpp's CompactMode::RowPlusOne source),
+    the extra row dropped."""
+    c0 = 32 // e
+    blocks = img.reshape(cols // c0, rows + 1, c0)[:, :rows, :]
+    return blocks.transpose(1, 0, 2).reshape(rows, cols)
+
+
+def insert_nz(case, p, args):
+    """TINSERT vec NZ -> mat NZ (or vec NZ for gen_nz_vec), A5's cases: each
+    source (ND data moved into a vec NZ tile by pto_tmov, as main.cpp's TMOV
+    does, or an NZ image main.cpp loads as is, a RowPlusOne image's extra
+    row dropped) inserted by pto_tinsert at the case's (row, col) into a
+    zero-filled NZ destination; the golden is the destination's NZ image,
+    compared as its values at their (row, col). The split modes (SPLIT2,
+    SPLIT4: the two vector cores sharing the copy) insert the same
+    elements."""
+    kw, fn, name = p.kw, p.kw_fn, os.path.basename(case)
+    q = kw.get('p')
+    low = [n for key, n in INSERT_NZ_NAMES if key in name.split('.case_')[1]]
+    dt = getattr(q, 'dtype', kw.get('dtype'))
+    if low:
+        pname = low[0]
+    elif dt is not None:
+        pname = vec_nz_name(case, dt)
+    else:
+        pname = {4: 'FLOAT32', 2: 'FLOAT16', 1: 'INT8'}[q.dtype_size]
+    e = elem_bytes(pname)
+    bits = {4: np.uint32, 2: np.uint16, 1: np.uint8}[e]
+    dst_loc = LOC_MAT
+    inserts = []  # (logical src, valid rows, index_row, index_col)
+
+    def nd_file(fname, rows, cols):
+        return read_matrix(find(case, fname), np.dtype(bits), [(rows, cols)])
+    if fn == 'gen_nz':
+        ds = (kw['rows'], kw['cols'])
+        inserts.append((nd_file('input_arr.bin', *ds), ds[0], 0, 0))
+    elif fn == 'gen_nz_unaligned':
+        ds = (kw['dst_rows'], kw['cols'])
+        inserts.append((nd_file('input_arr.bin', kw['src_rows'], ds[1]), kw['src_rows'], kw['idx_row'], 0))
+    elif fn == 'gen_nz_two_insert':
+        ds = (q.dst_rows, q.cols)
+        inserts.append((nd_file('src1_input.bin', q.src_rows1, q.cols), q.src_rows1, 0, 0))
+        inserts.append((nd_file('src2_input.bin', q.src_rows2, q.cols), q.src_rows2, q.idx_row2, 0))
+    elif fn == 'gen_nz_overwrite':
+        ds = (kw['dst_rows'], kw['cols'])
+        inserts.append((nd_file('src1_input.bin', *ds), ds[0], 0, 0))
+        inserts.append((nd_file('src2_input.bin', kw['src_rows2'], ds[1]), kw['src_rows2'], kw['idx_row'], 0))
+    elif fn == 'gen_nz_large_tile':
+        ds = (q.dst_rows, q.cols)
+        img = np.fromfile(find(case, 'input_arr.bin'), bits)
+        inserts.append((nz_logical(img, q.tile_rows, q.cols, e), q.valid_row, q.idx_row, 0))
+    elif fn == 'gen_nz_vec':
+        ds, dst_loc = (q.dst_rows, q.dst_cols), LOC_VEC
+        inserts.append((nd_file('input_arr.bin', q.src_rows, q.src_cols), q.src_rows, q.idx_row, 0))
+    elif fn == 'gen_hif8_passthrough':
+        ds = (kw['rows'], kw['cols'])
+        img = np.fromfile(find(case, 'input_arr.bin'), bits)
+        inserts.append((nz_logical(img, *ds, e), ds[0], 0, 0))
+    elif fn == 'gen_twoinput':
+        ds = (q.dst_rows, q.cols)
+        rows = -(-max(q.idx_row1 + q.valid_row1, q.idx_row2 + q.valid_row2) // 16) * 16
+        img = np.fromfile(find(case, 'input_arr.bin'), bits)[ds[0] * ds[1]:]
+        inserts.append((nz_plus_one(img, rows, q.cols, e), rows and
+                        max(q.idx_row1 + q.valid_row1, q.idx_row2 + q.valid_row2), 0, 0))
+    elif fn == 'gen_double_twoinput':
+        ds, rows = (q.dst_rows, q.cols), q.tile_rows - 1
+        img = np.fromfile(find(case, 'input_arr.bin'), bits)[ds[0] * ds[1]:]
+        half = img.size // 2
+        for k, (vr, ir) in enumerate(((q.valid_row1, q.idx_row1), (q.valid_row2, q.idx_row2))):
+            inserts.append((nz_plus_one(img[k * half:(k + 1) * half], rows, q.cols, e), vr, ir, 0))
+    elif fn == 'gen_fp4_offset':
+        ds = (q.dst_rows, q.dst_byte_cols)
+        img = np.fromfile(find(case, 'input_arr.bin'), bits)[ds[0] * ds[1]:]
+        inserts.append((nz_logical(img, q.src_rows, q.src_byte_cols, e), q.valid_rows, q.idx_row,
+                        q.idx_byte_col))
+    else:
+        raise Skip('vec NZ -> mat NZ (%s): its golden holds ones outside the '
+                   'inserted rows, a destination fill of main.cpp the generator does not record' % fn)
+    dst = Cube(pname, *ds, dst_loc, LAY_NZ, ds)
+    for data, vr, ir, ic in inserts:
+        if fn in ('gen_nz_large_tile', 'gen_hif8_passthrough', 'gen_twoinput',
+                  'gen_double_twoinput', 'gen_fp4_offset'):
+            src = Cube(pname, *data.shape, LOC_VEC, LAY_NZ, (vr, data.shape[1]), data)
+        else:  # main.cpp's TLOAD of ND data and TMOV into a vec NZ tile
+            r16 = -(-data.shape[0] // 16) * 16
+            nd = CubeTile(pname, data, (16, 32 // e), LOC_VEC, LAY_ND, data.shape)
+            src = Cube(pname, r16, data.shape[1], LOC_VEC, LAY_NZ, (vr, data.shape[1]))
+            check(LIB.pto_tile_set_valid(src.h, *data.shape), 'set_valid')
+            check(LIB.pto_tmov(src.h, nd.h), 'pto_tmov')
+            check(LIB.pto_tile_set_valid(src.h, vr, data.shape[1]), 'set_valid')
+        check(LIB.pto_tinsert(dst.h, src.h, ir, ic), 'pto_tinsert')
+    want = nz_logical(np.fromfile(find(case, 'golden_output.bin'), bits), *ds, e)
+    return compare(dst.logical(), want)
+
+
+def insert_any(case, p, args):
+    """TINSERT: A5's vec NZ forms by insert_nz, A2A3's NZ Vec -> Vec
+    cases by insert_nz_vec_a2a3; the rest as `insert`."""
+    if p.kw_fn in ('gen_nz', 'gen_nz_unaligned', 'gen_nz_two_insert', 'gen_nz_overwrite',
+                   'gen_nz_large_tile', 'gen_nz_vec', 'gen_nz_split_custom', 'gen_twoinput',
+                   'gen_double_twoinput', 'gen_fp4_offset', 'gen_hif8_passthrough'):
+        return insert_nz(case, p, args)
+    if p.kw_fn in ('gen_nz_case', 'gen_nz_scalar_case'):
+        return insert_nz_vec_a2a3(case, p, args)
+    return insert(case, p, args)
+
+
+def insert_nz_vec_a2a3(case, p, args):
+    """TINSERT NZ Vec -> Vec, A2A3's tinsert_vec cases: src (src_rows x
+    src_cols, valid src valid or 1x1) and dst (dst_init) from their NZ
+    images, src inserted at (idx_row, idx_col); the golden is dst's NZ
+    image, compared as each element's (row, col). The element types by
+    size (FLOAT16, or BFLOAT16 by the case's name; FLOAT32; INT8): the
+    insert moves bits."""
+    kw, name = p.kw, os.path.basename(case)
+    e = np.dtype(kw['dtype']).itemsize
+    pname = {1: 'INT8', 2: 'BFLOAT16' if 'bf16' in name else 'FLOAT16', 4: 'FLOAT32'}[e]
+    bits = {4: np.uint32, 2: np.uint16, 1: np.uint8}[e]
+    ss, ds = (kw['src_rows'], kw['src_cols']), (kw['dst_rows'], kw['dst_cols'])
+    sv = (kw['src_valid_rows'], kw['src_valid_cols']) if p.kw_fn == 'gen_nz_case' else (1, 1)
+    src = Cube(pname, *ss, LOC_VEC, LAY_NZ, sv,
+               nz_logical(np.fromfile(find(case, 'src_input.bin'), bits), *ss, e))
+    dst = Cube(pname, *ds, LOC_VEC, LAY_NZ, ds,
+               nz_logical(np.fromfile(find(case, 'dst_init.bin'), bits), *ds, e))
+    check(LIB.pto_tinsert(dst.h, src.h, kw['idx_row'], kw['idx_col']), 'pto_tinsert')
+    want = nz_logical(np.fromfile(find(case, 'golden_output.bin'), bits), *ds, e)
+    return compare(dst.logical(), want)
+
+
+ADAPTERS['tinsert'] = insert_any
+ADAPTERS['tinsert_vec'] = insert_any
+
+
+def zn_logical(img, rows, cols, e):
+    """The row-major rows x cols matrix of a ZN byte image (boxes of 32/e x
+    16 in row order, column-major inside): the inverse of the generator's
+    nd_to_zn."""
+    ir = 32 // e
+    return img.reshape(rows // ir, cols // 16, 16, ir).transpose(0, 3, 1, 2).reshape(rows, cols)
+
+
+# main.cpp's element types of the gen_zn cases (tinsert_zn_kernel.cpp's keys).
+ZN_NAMES = {1: 'FLOAT16', 2: 'FLOAT16', 3: 'FLOAT32', 4: 'FLOAT32', 5: 'INT32', 6: 'INT8',
+            7: 'FLOAT16', 8: 'BFLOAT16', 9: 'FLOAT8_E4M3', 10: 'FLOAT8_E5M2', 11: 'HIFLOAT8',
+            12: 'FLOAT8_E8M0'}
+
+
+def insert_zn(case, p, args):
+    """TINSERT vec ZN -> mat ZN (A5): gen_zn, the whole ZN image
+    (input_arr.bin) as a vec ZN tile inserted at (0, 0) into a mat ZN tile
+    of its shape; gen_zn_fp4, the case's 32 x 32 bytes the same way as a
+    packed FP4 tile of 32 x 32 bytes (pto-isa pairs a ZN FP4 tile's values
+    along rows, libpto along cols; the whole-box copy carries the same
+    bytes); gen_zn_offset, the destination's image (the background) then
+    the source's (valid_row x src_cols, valid valid_row x valid_col)
+    inserted at (idx_row, idx_col). The golden is the destination's ZN
+    image, compared as its values at their (row, col)."""
+    kw, fn, name = p.kw, p.kw_fn, os.path.basename(case)
+    if fn == 'gen_zn':
+        pname = ZN_NAMES[int(name.rsplit('_', 1)[1])]
+        ds = (kw['rows'], kw['cols'])
+    elif fn == 'gen_zn_fp4':
+        pname = 'FLOAT4_E2M1X2' if name.endswith('_1') else 'FLOAT4_E1M2X2'
+        ds = (kw['rows'] // 2, kw['cols'])
+    elif fn == 'gen_zn_offset':
+        q = kw['p']
+        pname = vec_nz_name(case, q.dtype)
+        ds = (q.dst_rows, q.dst_cols)
+    else:
+        raise Skip('generator %s not mapped' % fn)
+    e = elem_bytes(pname)
+    bits = {4: np.uint32, 2: np.uint16, 1: np.uint8}[e]
+    img = np.fromfile(find(case, 'input_arr.bin'), bits)
+    if fn == 'gen_zn_offset':
+        n = ds[0] * ds[1]
+        dst = Cube(pname, *ds, LOC_MAT, LAY_ZN, ds, zn_logical(img[:n], *ds, e))
+        ss = (q.valid_row, q.src_cols)
+        src = Cube(pname, *ss, LOC_VEC, LAY_ZN, (q.valid_row, q.valid_col),
+                   zn_logical(img[n:], *ss, e))
+        index = (q.idx_row, q.idx_col)
+    else:
+        dst = Cube(pname, *ds, LOC_MAT, LAY_ZN, ds)
+        src = Cube(pname, *ds, LOC_VEC, LAY_ZN, ds, zn_logical(img, *ds, e))
+        index = (0, 0)
+    check(LIB.pto_tinsert(dst.h, src.h, *index), 'pto_tinsert')
+    want = zn_logical(np.fromfile(find(case, 'golden_output.bin'), bits), *ds, e)
+    return compare(dst.logical(), want)
+
+
+ADAPTERS['tinsert_zn'] = insert_zn
 
 
 # ---------------------------------------------------------------------------

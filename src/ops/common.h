@@ -96,6 +96,13 @@ void RunCubeMove(const Operands& o);
 pto_status CheckCubeExtract(const Operands& o, pto_profile profile);
 void RunCubeExtract(const Operands& o);
 
+// pto_tinsert with a vec NZ or ZN tile or a cube tile on either side
+// (cube_insert.cc): whether a call is one, its rules under `profile`, and
+// the copy of a call they accept.
+bool IsFractalInsert(const Operands& o);
+pto_status CheckFractalInsert(const Operands& o, pto_profile profile);
+void RunFractalInsert(const Operands& o);
+
 // Every row's check and run, in kOps (ops.h says what each does): the
 // families' in elementwise.cc, broadcast.cc and reduce.cc, the Special rows'
 // in arithmetic.cc, tcvt.cc, datamove.cc, element_access.cc and compare.cc.

@@ -353,6 +353,14 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
       return status;
     }
   }
+  if constexpr (kId == OpId::kTInsert) {
+    // A vec NZ or ZN tile into a mat or vec tile of its layout: A5's rules.
+    if (IsFractalInsert(o)) {
+      const pto_status status = CheckFractalInsert(o, profile);
+      if (status == PTO_OK && !IsEmptyRegion(o.src0)) RunFractalInsert(o);
+      return status;
+    }
+  }
   if constexpr (!HasTrait(op, PTO_TRAIT_Cube)) {
     const pto_status placed = RefuseCubeTiles(op, o);
     if (placed != PTO_OK) return placed;

@@ -330,14 +330,17 @@ void call_begin(checked_call *c, const char *fn, pto_status want, const pto_tile
     c->dst = operands[0];
     c->want = want;
     c->cube_move = 0;
-    /* Only pto_tmov, pto_textract, the matrix multiplies (and GEMV) and pto_timg2col take the
-     * cube's tiles; every other operation refuses one before its other rules (a modelled call's
-     * operands are the ones it passes). A move or extract between the cube's memories
-     * has rules of its own (test_matmul_cube.c): any status, and values
-     * checked there. */
+    /* Only pto_tmov, pto_textract, pto_tinsert, the matrix multiplies (and GEMV) and
+     * pto_timg2col take the cube's tiles (and vec tiles in the NZ or ZN layout); every other
+     * operation refuses one before its other rules (a modelled call's operands are the ones it
+     * passes). A move, extract or insert with such a tile has rules of its own
+     * (test_matmul_cube.c, test_vec_nz.c): any status, and values checked there. */
     int cube = 0;
-    for (int i = 0; i < n; i++) cube |= operands[i] != NULL && pto_tile_location(operands[i]) != PTO_LOC_VEC;
-    if (cube && (strcmp(fn, "pto_tmov") == 0 || strcmp(fn, "pto_textract") == 0)) {
+    for (int i = 0; i < n; i++)
+        cube |= operands[i] != NULL && (pto_tile_location(operands[i]) != PTO_LOC_VEC ||
+                                        pto_tile_layout(operands[i]) != PTO_LAYOUT_ND);
+    if (cube && (strcmp(fn, "pto_tmov") == 0 || strcmp(fn, "pto_textract") == 0 ||
+                 strcmp(fn, "pto_tinsert") == 0)) {
         c->want = kStatusNotModelled;
         c->cube_move = 1;
     } else if (cube && want != kStatusNotModelled && strncmp(fn, "pto_tmatmul", 11) != 0 &&
