@@ -103,6 +103,14 @@ bool IsFractalInsert(const Operands& o);
 pto_status CheckFractalInsert(const Operands& o, pto_profile profile);
 void RunFractalInsert(const Operands& o);
 
+// A2A3's Vec -> Vec dtypes, the nine of its TEXTRACT and TINSERT checks
+// (cube_extract.cc, cube_insert.cc).
+inline bool A2a3VecNineDtype(pto_dtype d) {
+  return d == PTO_INT8 || d == PTO_UINT8 || d == PTO_INT16 || d == PTO_UINT16 ||
+         d == PTO_INT32 || d == PTO_UINT32 || d == PTO_FLOAT16 || d == PTO_BFLOAT16 ||
+         d == PTO_FLOAT32;
+}
+
 // Every row's check and run, in kOps (ops.h says what each does): the
 // families' in elementwise.cc, broadcast.cc and reduce.cc, the Special rows'
 // in arithmetic.cc, tcvt.cc, datamove.cc, element_access.cc and compare.cc.

@@ -36,17 +36,10 @@ bool VecExtractDtype(pto_dtype d) {
          d == PTO_FLOAT8_E8M0 || d == PTO_FLOAT4_E2M1X2 || d == PTO_FLOAT4_E1M2X2;
 }
 
-// The dtypes of A2A3's Vec -> Vec extract and insert (the nine).
-bool NineDtype(pto_dtype d) {
-  return d == PTO_INT8 || d == PTO_UINT8 || d == PTO_INT16 || d == PTO_UINT16 ||
-         d == PTO_INT32 || d == PTO_UINT32 || d == PTO_FLOAT16 || d == PTO_BFLOAT16 ||
-         d == PTO_FLOAT32;
-}
-
 // The dtypes of a window into a vec NZ tile: A5's list; A2A3's nine from NZ
 // and its ND -> 2xNZ five from ND (CheckTExtractNdToNz); HOST both.
 bool VecNzExtractDtype(pto_dtype d, pto_profile profile, bool from_nz) {
-  const bool a2a3 = from_nz ? NineDtype(d)
+  const bool a2a3 = from_nz ? A2a3VecNineDtype(d)
                             : d == PTO_INT8 || d == PTO_FLOAT16 || d == PTO_BFLOAT16 ||
                                   d == PTO_FLOAT32 || d == PTO_INT32;
   if (profile == PTO_PROFILE_A2A3) return a2a3;

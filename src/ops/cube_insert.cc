@@ -14,18 +14,11 @@ namespace ops {
 
 namespace {
 
-// A2A3's Vec -> Vec dtypes (the nine).
-bool NineDtype(pto_dtype d) {
-  return d == PTO_INT8 || d == PTO_UINT8 || d == PTO_INT16 || d == PTO_UINT16 ||
-         d == PTO_INT32 || d == PTO_UINT32 || d == PTO_FLOAT16 || d == PTO_BFLOAT16 ||
-         d == PTO_FLOAT32;
-}
-
 // A5's TINSERT_IMPL dtypes (the same list for the vec and the mat
 // destination); A2A3's nine; HOST both.
 bool FractalInsertDtype(pto_dtype d, pto_profile profile) {
-  if (profile == PTO_PROFILE_A2A3) return NineDtype(d);
-  if (profile == PTO_PROFILE_HOST && NineDtype(d)) return true;
+  if (profile == PTO_PROFILE_A2A3) return A2a3VecNineDtype(d);
+  if (profile == PTO_PROFILE_HOST && A2a3VecNineDtype(d)) return true;
   return d == PTO_FLOAT16 || d == PTO_BFLOAT16 || d == PTO_FLOAT32 || d == PTO_INT32 ||
          d == PTO_INT8 || d == PTO_HIFLOAT8 || d == PTO_FLOAT8_E4M3 || d == PTO_FLOAT8_E5M2 ||
          d == PTO_FLOAT8_E8M0 || d == PTO_FLOAT4_E2M1X2 || d == PTO_FLOAT4_E1M2X2;
