@@ -1479,29 +1479,8 @@ def mx_box_load(gm, n, strides, rows, cols, vr, vc, nn):
     back through a one-row i8 mat tile at the same address under HOST (its
     mat tiles may be stored; A5 has none from L1, and the load is the same
     code under every profile)."""
-    tile = scale_tile_type(nn, rows, cols, vr, vc)
-    nb = rows * cols
-    dyn = '?x?x?x?x?'
-    part = 'x'.join(str(d) for d in n)
-    text = ('module {\nfunc.func @k(%x: !pto.ptr<!pto.f8E8M0>, %y: !pto.ptr<i8>) {\n' +
-            consts(list(n) + list(strides) + [0, 1, nb]) +
-            '  %a0 = arith.constant 0 : i64\n' +
-            '  %%v = pto.make_tensor_view %%x, shape = [%s], strides = [%s] : '
-            '!pto.tensor_view<%sx!pto.f8E8M0>\n' % (ks(n), ks(strides), dyn) +
-            '  %%w = pto.make_tensor_view %%y, shape = [%%k1, %%k%d], strides = [%%k%d, %%k1] : '
-            '!pto.tensor_view<1x%dxi8>\n' % (nb, nb, nb) +
-            '  %%s = pto.alloc_tile addr = %%a0 : %s\n' % tile +
-            '  %%f = pto.alloc_tile addr = %%a0 : !pto.tile_buf<mat, 1x%dxi8>\n' % nb +
-            '  pto.tload ins(%%v : !pto.tensor_view<%sx!pto.f8E8M0>) outs(%%s : %s)\n' % (dyn, tile) +
-            '  pto.tstore ins(%%f : !pto.tile_buf<mat, 1x%dxi8>) outs(%%w : !pto.tensor_view<1x%dxi8>)\n'
-            '  return\n}\n}\n' % (nb, nb))
-    out = np.zeros(nb, np.uint8)
-    LIB.pto_set_profile(PROFILE['cpu'])
-    try:
-        run_text(text, [gm, out])
-    finally:
-        LIB.pto_set_profile(PROFILE[SUITE])
-    return out
+    return mat_load_image(gm, 'FLOAT8_E8M0', n, strides, None, rows, cols, vr, vc,
+                          tile=scale_tile_type(nn, rows, cols, vr, vc))
 
 
 def load_mx_nz(case, p, args):
@@ -1624,15 +1603,17 @@ MAT_LAYOUT = {'NZ': 'blayout=col_major, slayout=row_major, fractal=512',
               'DN': 'blayout=col_major, slayout=none_box'}
 
 
-def mat_load_image(gm, name, shape, strides, layout, rows, cols, vr, vc):
+def mat_load_image(gm, name, shape, strides, layout, rows, cols, vr, vc, tile=None):
     """The bytes of a rows x cols mat tile of dtype `name` in `layout`
     (valid vr x vc) after a program's tload from the view of gm's elements
     (shape, strides), read back through a one-row i8 mat tile at the same
     address under HOST (A5 has no store from L1; the load is the same code
-    under every profile)."""
+    under every profile); `tile` the tile's type where it is not `layout`'s."""
     t = SPELL[name]
     nb = rows * cols * SIZE.get(name, 1)
-    tile = '!pto.tile_buf<mat, %dx%dx%s, valid=%dx%d, %s>' % (rows, cols, t, vr, vc, MAT_LAYOUT[layout])
+    if tile is None:
+        tile = ('!pto.tile_buf<mat, %dx%dx%s, valid=%dx%d, %s>'
+                % (rows, cols, t, vr, vc, MAT_LAYOUT[layout]))
     dyn = 'x'.join(['?'] * len(shape)) + 'x' + t
     text = ('module {\nfunc.func @k(%%x: !pto.ptr<%s>, %%y: !pto.ptr<i8>) {\n' % t +
             consts(list(shape) + list(strides) + [1, nb]) +
