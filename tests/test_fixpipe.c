@@ -83,22 +83,32 @@ static uint8_t ref_lowp(float x, pto_dtype dt) {
     return out;
 }
 
-static uint64_t ref_convert(pto_dtype sdt, uint32_t sbits, pto_dtype ddt, uint64_t w, bool vector) {
+/* relu (pto_tmov_fp_ex's PTO_FIXPIPE_RELU): a value below zero becomes +0
+ * once scaled (and clamped for FLOAT16), before the offset and rounding. */
+static float relu_of(float x, bool relu) { return relu && x < 0 ? 0.0f : x; }
+
+static uint64_t ref_convert_relu(pto_dtype sdt, uint32_t sbits, pto_dtype ddt, uint64_t w, bool vector,
+                                 bool relu) {
     if (ddt == PTO_INT16) {
         const int32_t i = (int32_t)sbits;
         const int64_t sh = (int64_t)i / (1ll << (((w >> 32) & 0xF) + 1));
         const int64_t fl = (i < 0 && sh * (1ll << (((w >> 32) & 0xF) + 1)) != i) ? sh - 1 : sh;
-        return (uint16_t)(int16_t)fl;
+        return (uint16_t)(int16_t)(relu && fl < 0 ? 0 : fl);
     }
     const float v = sdt == PTO_INT32 ? (float)(int32_t)sbits : f32_of(sbits);
     float x = mul32(v, ref_scale(w, vector));
-    if (ddt == PTO_INT8 || ddt == PTO_UINT8) return ref_eight(x, w);
+    if (ddt == PTO_INT8 || ddt == PTO_UINT8) return ref_eight(relu_of(x, relu), w);
     if (ddt == PTO_FLOAT16) {
         if (!isnan(x) && (isfinite(x) || sdt == PTO_INT32)) x = x < -65504.0f ? -65504.0f : x > 65504.0f ? 65504.0f : x;
-        return ref_f16(x);
+        return ref_f16(relu_of(x, relu));
     }
+    x = relu_of(x, relu);
     if (ddt == PTO_BFLOAT16) return ref_bf16(x);
     return ref_lowp(x, ddt);
+}
+
+static uint64_t ref_convert(pto_dtype sdt, uint32_t sbits, pto_dtype ddt, uint64_t w, bool vector) {
+    return ref_convert_relu(sdt, sbits, ddt, w, vector, false);
 }
 
 static pto_tile *cube(pto_dtype dt, uint32_t rows, uint32_t cols, pto_location loc, pto_layout layout) {
@@ -145,14 +155,17 @@ static bool pair_ok(pto_profile p, pto_dtype s, pto_dtype d) {
     return p == PTO_PROFILE_A2A3 ? a2 : p == PTO_PROFILE_A5 ? a5 : (a2 || a5);
 }
 
-/* TMOV_FP with a UINT64 scaling tile, every profile, pair and acc dtype. */
+/* TMOV_FP with a UINT64 scaling tile, every profile, pair and acc dtype;
+ * and pto_tmov_fp_ex's PTO_FIXPIPE_RELU, the relu where the model puts it
+ * (after the scale, before the rounding), changing some elements. */
 static void test_tmov_fp_values(void **state) {
     (void)state;
     rng r = {0xF1};
     uint32_t vals[M * N];
     uint64_t words[N];
-    for (int p = 0; p < 3; ++p) {
-        const pto_profile profile = (pto_profile)p;
+    for (int p = 0; p < 6; ++p) {
+        const bool relu = p >= 3;
+        const pto_profile profile = (pto_profile)(p % 3);
         assert_int_equal(pto_set_profile(profile), PTO_OK);
         for (int s = 0; s < 2; ++s) {
             const pto_dtype sdt = s ? PTO_INT32 : PTO_FLOAT32;
@@ -165,7 +178,7 @@ static void test_tmov_fp_values(void **state) {
                 const pto_dtype ddt = kDsts[k];
                 pto_tile *dst = profile == PTO_PROFILE_A2A3 ? cube(ddt, M, N, PTO_LOC_MAT, PTO_LAYOUT_ND)
                                                             : tile_new(ddt, M, N, M, N);
-                const pto_status st = pto_tmov_fp(dst, acc, fp);
+                const pto_status st = relu ? pto_tmov_fp_ex(dst, acc, fp, PTO_FIXPIPE_RELU) : pto_tmov_fp(dst, acc, fp);
                 const bool ok = pair_ok(profile, sdt, ddt) && !(profile == PTO_PROFILE_A5 && ddt == PTO_INT16);
                 if (!ok) {
                     expect_status(st, PTO_ERR_UNSUPPORTED_DTYPE, "a pair the profile lacks");
@@ -173,16 +186,19 @@ static void test_tmov_fp_values(void **state) {
                     continue;
                 }
                 expect_status(st, PTO_OK, "tmov_fp");
+                size_t zeroed = 0;
                 for (uint32_t i = 0; i < M; ++i)
                     for (uint32_t j = 0; j < N; ++j) {
-                        const uint64_t want = ref_convert(sdt, vals[i * N + j], ddt, words[j], true);
+                        const uint64_t want = ref_convert_relu(sdt, vals[i * N + j], ddt, words[j], true, relu);
                         const uint64_t got = tile_get(dst, i, j);
+                        zeroed += want != ref_convert(sdt, vals[i * N + j], ddt, words[j], true);
                         if (got != want)
-                            fail_msg("%s %s -> %s (%u,%u): src 0x%08x word 0x%016llx: got 0x%llx, want 0x%llx",
-                                     pto_profile_string(profile), pto_dtype_string(sdt), pto_dtype_string(ddt), i, j,
-                                     vals[i * N + j], (unsigned long long)words[j], (unsigned long long)got,
+                            fail_msg("%s %s -> %s relu %d (%u,%u): src 0x%08x word 0x%016llx: got 0x%llx, want 0x%llx",
+                                     pto_profile_string(profile), pto_dtype_string(sdt), pto_dtype_string(ddt), relu,
+                                     i, j, vals[i * N + j], (unsigned long long)words[j], (unsigned long long)got,
                                      (unsigned long long)want);
                     }
+                assert_true(relu == (zeroed > 0)); /* the relu changes some elements */
                 TILES_DESTROY(dst);
             }
             TILES_DESTROY(acc, fp);
@@ -367,7 +383,7 @@ static void test_fixpipe_rules(void **state) {
 
 static void *fresh_thread(void *arg) {
     pto_tile *acc = cube(PTO_FLOAT32, M, N, PTO_LOC_ACC, PTO_LAYOUT_NZ);
-    pto_tile *dst = tile_new(PTO_INT8, M, N, M, N);
+    pto_tile *dst = tile_new(PTO_FLOAT16, M, N, M, N);
     *(pto_status *)arg = pto_tmov_fp(dst, acc, NULL);
     TILES_DESTROY(acc, dst);
     return NULL;
@@ -712,6 +728,73 @@ static void test_program_tstore_fp(void **state) {
     pto_program_destroy(p);
 }
 
+/* A negative scale: the relu acts on the scaled value (src 3 x -1 gives 0,
+ * src -3 x -1 gives 3), with a scalar word from the thread (fp NULL); a
+ * FLOAT16 dst (a negative scalar word's offset bits are set, A5's widening). */
+static void test_tmov_fp_relu_negative_scale(void **state) {
+    (void)state;
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    pto_tile *acc = cube(PTO_FLOAT32, M, N, PTO_LOC_ACC, PTO_LAYOUT_NZ);
+    pto_tile *dst = tile_new(PTO_FLOAT16, M, N, M, N);
+    uint32_t vals[M * N];
+    for (size_t k = 0; k < M * N; ++k) vals[k] = bits_of(k % 2 ? -3.0f : 3.0f);
+    assert_int_equal(pto_tile_write(acc, vals, sizeof vals), PTO_OK);
+    assert_int_equal(pto_set_quant_scalar(-1.0f, PTO_FLOAT16), PTO_OK);
+    expect_status(pto_tmov_fp_ex(dst, acc, NULL, PTO_FIXPIPE_RELU), PTO_OK, "relu, scale -1");
+    for (uint32_t j = 0; j < 4; ++j) assert_int_equal(tile_get(dst, 0, j), j % 2 ? 0x4200u : 0u);
+    expect_status(pto_tmov_fp_ex(dst, acc, NULL, 0), PTO_OK, "flags 0: pto_tmov_fp");
+    assert_int_equal(tile_get(dst, 0, 0), 0xC200u);
+    TILES_DESTROY(acc, dst);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+}
+
+/* PTO_FIXPIPE_CAST: no word; FLOAT32 -> FLOAT32 / FLOAT16 / BFLOAT16 and
+ * INT32 -> INT32, with and without relu; its rules, nothing written on a
+ * refusal. */
+static void test_tmov_fp_cast(void **state) {
+    (void)state;
+    rng r = {0xF8};
+    uint32_t vals[M * N];
+    static const pto_dtype kOut[] = {PTO_FLOAT32, PTO_FLOAT16, PTO_BFLOAT16};
+    pto_tile *acc = cube(PTO_FLOAT32, M, N, PTO_LOC_ACC, PTO_LAYOUT_NZ);
+    fill_acc(acc, vals, &r);
+    for (int relu = 0; relu < 2; ++relu)
+        for (size_t k = 0; k < 3; ++k) {
+            pto_tile *dst = tile_new(kOut[k], M, N, M, N);
+            expect_status(pto_tmov_fp_ex(dst, acc, NULL, PTO_FIXPIPE_CAST | (relu ? PTO_FIXPIPE_RELU : 0)), PTO_OK,
+                          "cast");
+            for (uint32_t i = 0; i < M; ++i)
+                for (uint32_t j = 0; j < N; ++j) {
+                    const float x = relu_of(f32_of(vals[i * N + j]), relu);
+                    const uint64_t want = kOut[k] == PTO_FLOAT32 ? bits_of(x) : kOut[k] == PTO_FLOAT16 ? ref_f16(x) : ref_bf16(x);
+                    assert_int_equal(tile_get(dst, i, j), want);
+                }
+            TILES_DESTROY(dst);
+        }
+    pto_tile *iacc = cube(PTO_INT32, M, N, PTO_LOC_ACC, PTO_LAYOUT_NZ), *idst = tile_new(PTO_INT32, M, N, M, N);
+    fill_acc(iacc, vals, &r);
+    expect_status(pto_tmov_fp_ex(idst, iacc, NULL, PTO_FIXPIPE_CAST | PTO_FIXPIPE_RELU), PTO_OK, "int32 cast");
+    for (uint32_t j = 0; j < N; ++j)
+        assert_int_equal(tile_get(idst, 0, j), (int32_t)vals[j] < 0 ? 0u : vals[j]);
+    /* rules: unknown flags, fp given, a pair the cast lacks, a quantising
+     * pair without a word; nothing written */
+    pto_tile *fp = cube(PTO_UINT64, 1, N, PTO_LOC_SCALING, PTO_LAYOUT_ND);
+    pto_tile *d8 = tile_new(PTO_INT8, M, N, M, N), *d32 = tile_new(PTO_FLOAT32, M, N, M, N);
+    uint64_t *kept8 = tile_snapshot(d8), *kept32 = tile_snapshot(d32);
+    expect_status(pto_tmov_fp_ex(d32, acc, NULL, 4u), PTO_ERR_INVALID_ARGUMENT, "unknown flag");
+    expect_status(pto_tmov_fp_ex(d32, acc, fp, PTO_FIXPIPE_CAST), PTO_ERR_INVALID_ARGUMENT, "fp with cast");
+    expect_status(pto_tmov_fp_ex(d8, acc, NULL, PTO_FIXPIPE_CAST), PTO_ERR_UNSUPPORTED_DTYPE, "int8 cast");
+    expect_status(pto_tmov_fp_ex(d32, iacc, NULL, PTO_FIXPIPE_CAST), PTO_ERR_UNSUPPORTED_DTYPE, "int32 -> f32");
+    expect_status(pto_tmov_fp_ex(d32, acc, fp, PTO_FIXPIPE_RELU), PTO_ERR_UNSUPPORTED_DTYPE, "f32 quantised");
+    expect_status(pto_tmov_fp_ex(NULL, acc, NULL, PTO_FIXPIPE_CAST), PTO_ERR_NULL_ARGUMENT, "dst NULL");
+    expect_status(pto_tmov_fp_ex(d32, d32, NULL, PTO_FIXPIPE_CAST), PTO_ERR_INVALID_ARGUMENT, "src not acc");
+    assert_tile_unchanged(d8, kept8, "refused int8 dst");
+    assert_tile_unchanged(d32, kept32, "refused float32 dst");
+    free(kept8);
+    free(kept32);
+    TILES_DESTROY(acc, iacc, idst, fp, d8, d32);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tmov_fp_values), cmocka_unit_test(test_extract_insert_fp),
@@ -719,6 +802,8 @@ int main(void) {
         cmocka_unit_test(test_fixpipe_rules),  cmocka_unit_test(test_config_per_thread),
         cmocka_unit_test(test_program_pipes),  cmocka_unit_test(test_program_rules),
         cmocka_unit_test(test_program_tstore_fp), cmocka_unit_test(test_program_relu_layouts),
+        cmocka_unit_test(test_tmov_fp_relu_negative_scale),
+        cmocka_unit_test(test_tmov_fp_cast),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
