@@ -3226,6 +3226,7 @@ PTO_API pto_status pto_tinsert_fp(pto_tile *dst, const pto_tile *src, const pto_
 /* pto_tmov_fp_ex's flags (or-ed; 0 is pto_tmov_fp). */
 #define PTO_FIXPIPE_RELU 1u /* TSTORE / TMOV's ReluPreMode::NormalRelu */
 #define PTO_FIXPIPE_CAST 2u /* no quantisation word: the fixpipe's cast modes */
+#define PTO_FIXPIPE_STORE 4u /* TSTORE's modes: also FLOAT32 -> FLOAT32 scaled */
 
 /* TMOV_FP with the fixpipe's options, flags a combination of:
  * - PTO_FIXPIPE_RELU (A5's pre-quantisation relu, ReluPreMode::NormalRelu,
@@ -3244,6 +3245,10 @@ PTO_API pto_status pto_tinsert_fp(pto_tile *dst, const pto_tile *src, const pto_
  *   BFLOAT16 (rounded to nearest even) and INT32 -> INT32 under every
  *   profile (PTO_ERR_UNSUPPORTED_DTYPE otherwise); with PTO_FIXPIPE_RELU a
  *   value below zero becomes +0 before the cast.
+ * - PTO_FIXPIPE_STORE: the pairs of TSTORE's store to global memory
+ *   (a5/TStore.hpp's modes), which add to pto_tmov_fp's a scaled FLOAT32 ->
+ *   FLOAT32 under HOST and A5 (QF322F32_PRE, VQF322F32_PRE): x =
+ *   float(src) * scale, the FLOAT32 product, stored as it is.
  * Other bits are PTO_ERR_INVALID_ARGUMENT. Otherwise the rules and errors
  * are pto_tmov_fp's, in its order (the quantising pairs and fp's rules
  * only without PTO_FIXPIPE_CAST); nothing is written on a refusal. In

@@ -776,16 +776,38 @@ static void test_tmov_fp_cast(void **state) {
     expect_status(pto_tmov_fp_ex(idst, iacc, NULL, PTO_FIXPIPE_CAST | PTO_FIXPIPE_RELU), PTO_OK, "int32 cast");
     for (uint32_t j = 0; j < N; ++j)
         assert_int_equal(tile_get(idst, 0, j), (int32_t)vals[j] < 0 ? 0u : vals[j]);
+    /* PTO_FIXPIPE_STORE: TSTORE's scaled FLOAT32 -> FLOAT32 (A5), the product
+     * stored as it is, relu after the scale */
+    uint64_t words[N];
+    pto_tile *wfp = cube(PTO_UINT64, 1, N, PTO_LOC_SCALING, PTO_LAYOUT_ND), *f32 = tile_new(PTO_FLOAT32, M, N, M, N);
+    fill_words(words, N, &r);
+    assert_int_equal(pto_tile_write(wfp, words, sizeof words), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    fill_acc(acc, vals, &r);
+    for (int relu = 0; relu < 2; ++relu) {
+        expect_status(pto_tmov_fp_ex(f32, acc, wfp, PTO_FIXPIPE_STORE | (relu ? PTO_FIXPIPE_RELU : 0)), PTO_OK,
+                      "store f32");
+        for (uint32_t i = 0; i < M; ++i)
+            for (uint32_t j = 0; j < N; ++j) {
+                const float x = relu_of(mul32(f32_of(vals[i * N + j]), ref_scale(words[j], true)), relu);
+                assert_int_equal(tile_get(f32, i, j), bits_of(x));
+            }
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    TILES_DESTROY(wfp, f32);
     /* rules: unknown flags, fp given, a pair the cast lacks, a quantising
      * pair without a word; nothing written */
     pto_tile *fp = cube(PTO_UINT64, 1, N, PTO_LOC_SCALING, PTO_LAYOUT_ND);
     pto_tile *d8 = tile_new(PTO_INT8, M, N, M, N), *d32 = tile_new(PTO_FLOAT32, M, N, M, N);
     uint64_t *kept8 = tile_snapshot(d8), *kept32 = tile_snapshot(d32);
-    expect_status(pto_tmov_fp_ex(d32, acc, NULL, 4u), PTO_ERR_INVALID_ARGUMENT, "unknown flag");
+    expect_status(pto_tmov_fp_ex(d32, acc, NULL, 8u), PTO_ERR_INVALID_ARGUMENT, "unknown flag");
     expect_status(pto_tmov_fp_ex(d32, acc, fp, PTO_FIXPIPE_CAST), PTO_ERR_INVALID_ARGUMENT, "fp with cast");
     expect_status(pto_tmov_fp_ex(d8, acc, NULL, PTO_FIXPIPE_CAST), PTO_ERR_UNSUPPORTED_DTYPE, "int8 cast");
     expect_status(pto_tmov_fp_ex(d32, iacc, NULL, PTO_FIXPIPE_CAST), PTO_ERR_UNSUPPORTED_DTYPE, "int32 -> f32");
     expect_status(pto_tmov_fp_ex(d32, acc, fp, PTO_FIXPIPE_RELU), PTO_ERR_UNSUPPORTED_DTYPE, "f32 quantised");
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    expect_status(pto_tmov_fp_ex(d32, acc, fp, PTO_FIXPIPE_STORE), PTO_ERR_UNSUPPORTED_DTYPE, "A2A3: no f32 pair");
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
     expect_status(pto_tmov_fp_ex(NULL, acc, NULL, PTO_FIXPIPE_CAST), PTO_ERR_NULL_ARGUMENT, "dst NULL");
     expect_status(pto_tmov_fp_ex(d32, d32, NULL, PTO_FIXPIPE_CAST), PTO_ERR_INVALID_ARGUMENT, "src not acc");
     assert_tile_unchanged(d8, kept8, "refused int8 dst");

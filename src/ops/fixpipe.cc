@@ -144,6 +144,7 @@ void ConvertElement(pto_dtype src, const void* src_element, pto_dtype dst, void*
   if (dst == PTO_FLOAT16 && (isfinite(x) || src == PTO_INT32))
     x = x < -65504.0f ? -65504.0f : x > 65504.0f ? 65504.0f : x;
   if (relu && x < 0) x = 0;  // relu after the clamp, as pto-isa's model
+  if (dst == PTO_FLOAT32) return (void)memcpy(dst_element, &x, 4);  // TSTORE's F322F32
   if (dst == PTO_FLOAT16 || dst == PTO_BFLOAT16) return kernels::FromF32(dst, 1, dst_element, &x);
   uint32_t bits;
   memcpy(&bits, &x, 4);
@@ -245,10 +246,14 @@ pto_status CheckFixpipe(OpId id, OpDtypes dtypes, const char* name, const Operan
   const pto_tile* src = o.src0;
   const pto_tile* fp = o.src1;
   const bool cast = (o.attr & PTO_FIXPIPE_CAST) != 0;
+  // TSTORE's scaled FLOAT32 -> FLOAT32 (a5/TStore.hpp QF322F32_PRE, VQF322F32_PRE)
+  const bool f32 = (o.attr & PTO_FIXPIPE_STORE) != 0 && profile != PTO_PROFILE_A2A3 &&
+                   dst != nullptr && src != nullptr && dst->dtype == PTO_FLOAT32 &&
+                   src->dtype == PTO_FLOAT32;
   Validator v(name);
   v.NotNull("dst", dst).NotNull("src", src);
   if (!v.ok()) return v.status();
-  if (!cast) v.DtypeAccepted(dtypes, profile, "dst", dst);
+  if (!cast && !f32) v.DtypeAccepted(dtypes, profile, "dst", dst);
   const pto_location to = static_cast<pto_location>(dst->location);
   v.Require(src->location == PTO_LOC_ACC, PTO_ERR_INVALID_ARGUMENT,
             "src is %s %s tile; the fixpipe moves an acc tile",
@@ -265,7 +270,7 @@ pto_status CheckFixpipe(OpId id, OpDtypes dtypes, const char* name, const Operan
             "src is %s; an acc tile is FLOAT32 or INT32", DtypeName(src->dtype));
   if (!v.ok()) return v.status();
   if (cast) return CheckCast(v, o, WindowOf(id, o));
-  v.Require(fixpipe::PairSupported(profile, src->dtype, dst->dtype, vector),
+  v.Require(f32 || fixpipe::PairSupported(profile, src->dtype, dst->dtype, vector),
             PTO_ERR_UNSUPPORTED_DTYPE, "%s converts no %s acc tile to %s with a %s word",
             pto_profile_string(profile), DtypeName(src->dtype), DtypeName(dst->dtype),
             vector ? "vector" : "scalar");
@@ -385,9 +390,10 @@ extern "C" {
 
 pto_status pto_tmov_fp_ex(pto_tile* dst, const pto_tile* src, const pto_tile* fp,
                           unsigned flags) {
-  if ((flags & ~(PTO_FIXPIPE_RELU | PTO_FIXPIPE_CAST)) != 0)
+  if ((flags & ~(PTO_FIXPIPE_RELU | PTO_FIXPIPE_CAST | PTO_FIXPIPE_STORE)) != 0)
     return pto::Fail(PTO_ERR_INVALID_ARGUMENT, "pto_tmov_fp_ex",
-                     "flags 0x%x has bits other than PTO_FIXPIPE_RELU and PTO_FIXPIPE_CAST",
+                     "flags 0x%x has bits other than PTO_FIXPIPE_RELU, PTO_FIXPIPE_CAST and "
+                     "PTO_FIXPIPE_STORE",
                      flags);
   pto::ops::Operands o{dst, src, fp, nullptr, static_cast<int>(flags)};
   const pto_profile profile = pto::CurrentProfile();
