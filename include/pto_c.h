@@ -3252,8 +3252,8 @@ PTO_API pto_status pto_tinsert_fp(pto_tile *dst, const pto_tile *src, const pto_
  * Other bits are PTO_ERR_INVALID_ARGUMENT. Otherwise the rules and errors
  * are pto_tmov_fp's, in its order (the quantising pairs and fp's rules
  * only without PTO_FIXPIPE_CAST); nothing is written on a refusal. In
- * programs: pto.tstore and pto.tmov from an acc tile with `{reluPreMode =
- * #pto<relu_pre_mode normal_relu>}`. */
+ * programs: pto.tstore from an acc tile (with or without fp) with
+ * `{reluPreMode = #pto<relu_pre_mode normal_relu>}`. */
 PTO_API pto_status pto_tmov_fp_ex(pto_tile *dst, const pto_tile *src, const pto_tile *fp,
                                   unsigned flags);
 

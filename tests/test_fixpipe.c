@@ -650,6 +650,19 @@ static void test_program_relu_layouts(void **state) {
     }
 }
 
+/* The int8 a x b product into %acc and fp's words into %fp, from the views
+ * %va, %vb, %vf (the TSTORE_FP and reluPreMode programs). */
+#define FP_MATMUL \
+        "  %ma = pto.alloc_tile : " T_MAT_L "\n  %mb = pto.alloc_tile : " T_MAT_R "\n" \
+        "  %l = pto.alloc_tile : " T_LEFT "\n  %r = pto.alloc_tile : " T_RIGHT "\n" \
+        "  %fp = pto.alloc_tile : " T_FP "\n  %acc = pto.alloc_tile : " T_ACC "\n" \
+        "  pto.tload ins(%va : !pto.tensor_view<16x32xi8>) outs(%ma : " T_MAT_L ")\n" \
+        "  pto.tload ins(%vb : !pto.tensor_view<32x32xi8>) outs(%mb : " T_MAT_R ")\n" \
+        "  pto.tload ins(%vf : !pto.tensor_view<1x32xf16>) outs(%fp : " T_FP ")\n" \
+        "  pto.tmov ins(%ma : " T_MAT_L ") outs(%l : " T_LEFT ")\n" \
+        "  pto.tmov ins(%mb : " T_MAT_R ") outs(%r : " T_RIGHT ")\n" \
+        "  pto.tmatmul ins(%l, %r : " T_LEFT ", " T_RIGHT ") outs(%acc : " T_ACC ")\n"
+
 /* TSTORE_FP: pto.tstore ins(%acc : T fp %fp : F) outs(%view : V), an INT32
  * acc dequantised to FLOAT16 by a FLOAT16 scaling tile (A5); PTOAS's fp
  * operand of tmov (the same bits) and textract (a window: column j of the
@@ -667,15 +680,7 @@ static void test_program_tstore_fp(void **state) {
         "  %vo = pto.make_tensor_view %o, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<16x32xf16>\n"
         "  %vm = pto.make_tensor_view %m, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<16x32xf16>\n"
         "  %vx = pto.make_tensor_view %x, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<16x16xf16>\n"
-        "  %ma = pto.alloc_tile : " T_MAT_L "\n  %mb = pto.alloc_tile : " T_MAT_R "\n"
-        "  %l = pto.alloc_tile : " T_LEFT "\n  %r = pto.alloc_tile : " T_RIGHT "\n"
-        "  %fp = pto.alloc_tile : " T_FP "\n  %acc = pto.alloc_tile : " T_ACC "\n"
-        "  pto.tload ins(%va : !pto.tensor_view<16x32xi8>) outs(%ma : " T_MAT_L ")\n"
-        "  pto.tload ins(%vb : !pto.tensor_view<32x32xi8>) outs(%mb : " T_MAT_R ")\n"
-        "  pto.tload ins(%vf : !pto.tensor_view<1x32xf16>) outs(%fp : " T_FP ")\n"
-        "  pto.tmov ins(%ma : " T_MAT_L ") outs(%l : " T_LEFT ")\n"
-        "  pto.tmov ins(%mb : " T_MAT_R ") outs(%r : " T_RIGHT ")\n"
-        "  pto.tmatmul ins(%l, %r : " T_LEFT ", " T_RIGHT ") outs(%acc : " T_ACC ")\n"
+        FP_MATMUL
         "  pto.tstore ins(%acc : " T_ACC " fp %fp : " T_FP ") outs(%vo : !pto.tensor_view<16x32xf16>)\n"
         "  %h = pto.alloc_tile : " T_H "\n"
         "  pto.tmov ins(%acc : " T_ACC ", %fp : " T_FP ") outs(%h : " T_H ")\n"
@@ -726,6 +731,64 @@ static void test_program_tstore_fp(void **state) {
         }
     pto_args_destroy(args);
     pto_program_destroy(p);
+}
+
+/* pto.tstore's reluPreMode = normal_relu (TSTORE's ReluPreMode::NormalRelu):
+ * an INT32 acc (int8 a x b, both signs) stored through fp's words to f16
+ * with the relu after the scale, and stored as it is to i32 with negative
+ * values +0; the attribute on a vec tile is refused naming the rule. */
+static void test_program_tstore_relu(void **state) {
+    (void)state;
+    static const char *head =
+        "module attributes {pto.target_arch = \"a5\"} {\n"
+        "func.func @k(%a: !pto.ptr<i8>, %b: !pto.ptr<i8>, %f: !pto.ptr<f16>, %o: !pto.ptr<f16>, %q: !pto.ptr<i32>) attributes {pto.entry} {\n"
+        "  %c1 = arith.constant 1 : index\n  %c16 = arith.constant 16 : index\n  %c32 = arith.constant 32 : index\n"
+        "  %va = pto.make_tensor_view %a, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<16x32xi8>\n"
+        "  %vb = pto.make_tensor_view %b, shape = [%c32, %c32], strides = [%c32, %c1] : !pto.tensor_view<32x32xi8>\n"
+        "  %vf = pto.make_tensor_view %f, shape = [%c1, %c32], strides = [%c32, %c1] : !pto.tensor_view<1x32xf16>\n"
+        "  %vo = pto.make_tensor_view %o, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<16x32xf16>\n"
+        "  %vq = pto.make_tensor_view %q, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<16x32xi32>\n"
+        FP_MATMUL;
+    static const char *relu = " {reluPreMode = #pto<relu_pre_mode normal_relu>}\n";
+    char text[8192];
+    snprintf(text, sizeof text,
+             "%s  pto.tstore ins(%%acc : " T_ACC " fp %%fp : " T_FP ") outs(%%vo : !pto.tensor_view<16x32xf16>)%s"
+             "  pto.tstore ins(%%acc : " T_ACC ") outs(%%vq : !pto.tensor_view<16x32xi32>)%s  return\n}\n}\n",
+             head, relu, relu);
+    pto_program *p = program_build(text, NULL);
+    int8_t a[16 * 32], b[32 * 32];
+    uint16_t f[32], h[16 * 32];
+    int32_t q[16 * 32];
+    for (int k = 0; k < 16 * 32; ++k) a[k] = (int8_t)((k * 11) % 15 - 7);
+    for (int k = 0; k < 32 * 32; ++k) b[k] = (int8_t)((k * 3) % 13 - 6);
+    for (int j = 0; j < 32; ++j) f[j] = ref_f16(j % 3 == 2 ? -0.5f * j : 0.25f * (j + 1));
+    pto_args *args = NULL;
+    assert_int_equal(pto_args_create(p, &args), PTO_OK);
+    void *bufs[] = {a, b, f, h, q};
+    const size_t sizes[] = {sizeof a, sizeof b, sizeof f, sizeof h, sizeof q};
+    for (size_t k = 0; k < 5; ++k) assert_int_equal(pto_args_set_pointer(args, k, bufs[k], sizes[k]), PTO_OK);
+    if (pto_program_launch(p, 1, args) != PTO_OK) fail_msg("run: %s", pto_last_error());
+    size_t zeroed = 0;
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 32; ++j) {
+            int32_t acc = 0;
+            for (int k = 0; k < 32; ++k) acc += a[i * 32 + k] * b[k * 32 + j];
+            const float fv = f16_value(f[j]);
+            assert_int_equal(q[i * 32 + j], acc < 0 ? 0 : acc);
+            assert_int_equal(h[i * 32 + j], ref_convert_relu(PTO_INT32, (uint32_t)acc, PTO_FLOAT16, bits_of(fv), true, true));
+            zeroed += h[i * 32 + j] == 0 && acc != 0;
+        }
+    assert_true(zeroed > 0);
+    pto_args_destroy(args);
+    pto_program_destroy(p);
+    snprintf(text, sizeof text,
+             "%s  %%h = pto.alloc_tile : " T_H "\n  pto.tstore ins(%%h : " T_H ") outs(%%vo : !pto.tensor_view<16x32xf16>)%s"
+             "  return\n}\n}\n",
+             head, relu);
+    pto_program *bad = NULL;
+    expect_status(pto_program_create(text, strlen(text), "relu.pto", &bad), PTO_ERR_INVALID_ARGUMENT, "relu on vec");
+    assert_non_null(strstr(pto_last_error(), "acc tile only"));
+    assert_null(bad);
 }
 
 /* A negative scale: the relu acts on the scaled value (src 3 x -1 gives 0,
@@ -824,7 +887,7 @@ int main(void) {
         cmocka_unit_test(test_fixpipe_rules),  cmocka_unit_test(test_config_per_thread),
         cmocka_unit_test(test_program_pipes),  cmocka_unit_test(test_program_rules),
         cmocka_unit_test(test_program_tstore_fp), cmocka_unit_test(test_program_relu_layouts),
-        cmocka_unit_test(test_tmov_fp_relu_negative_scale),
+        cmocka_unit_test(test_tmov_fp_relu_negative_scale), cmocka_unit_test(test_program_tstore_relu),
         cmocka_unit_test(test_tmov_fp_cast),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
