@@ -53,7 +53,8 @@
  * registers), pto_tquant_mx (exp, max and scaling besides dst),
  * pto_tquant_hif4 (exp, max and scaling besides dst), pto_tmatmul_mx_hif4
  * (HiFloat4 metadata words as scales), pto_set_quant_scalar (no tile
- * operand) and pto_set_quant_vector (a scaling tile alone).
+ * operand), pto_set_quant_vector (a scaling tile alone) and pto_tmov_fp_ex
+ * (option flags besides the tiles).
  * ops-families:end
  *
  * Conventions shared by every function below:
@@ -3264,6 +3265,40 @@ PTO_API pto_status pto_textract_fp(pto_tile *dst, const pto_tile *src, const pto
  * (index_row, index_col) (PTO_ERR_OUT_OF_RANGE). */
 PTO_API pto_status pto_tinsert_fp(pto_tile *dst, const pto_tile *src, const pto_tile *fp,
                                   size_t index_row, size_t index_col);
+
+/* pto_tmov_fp_ex's flags (or-ed; 0 is pto_tmov_fp). */
+#define PTO_FIXPIPE_RELU 1u /* TSTORE / TMOV's ReluPreMode::NormalRelu */
+#define PTO_FIXPIPE_CAST 2u /* no quantisation word: the fixpipe's cast modes */
+#define PTO_FIXPIPE_STORE 4u /* TSTORE's modes: also FLOAT32 -> FLOAT32 scaled */
+
+/* TMOV_FP with the fixpipe's options, flags a combination of:
+ * - PTO_FIXPIPE_RELU (A5's pre-quantisation relu, ReluPreMode::NormalRelu,
+ *   a5/TStore.hpp and TMov.hpp): a value below zero becomes +0 inside the
+ *   conversion, where pto-isa's model of the fixpipe (cpu/common.hpp
+ *   quantize_element) applies it: for INT8 and UINT8 dst after the scale
+ *   and before the offset and the rounding (x = float(src) * scale, then
+ *   max(x, 0)); for FLOAT16 dst after the clamp to +-65504 and before the
+ *   rounding; for BFLOAT16, HIFLOAT8, FLOAT8_E4M3 before the rounding; for
+ *   INT16 (the shift form) on the shifted value. With a negative scale the
+ *   relu acts on the scaled value, not on src. NaN and -0 are not below
+ *   zero and go on as they are.
+ * - PTO_FIXPIPE_CAST: no quantisation word (A5's NoQuant, F322F16, F322BF16
+ *   modes): fp NULL (PTO_ERR_INVALID_ARGUMENT) and the thread's
+ *   configuration not read; the pairs FLOAT32 -> FLOAT32 (copied), FLOAT16,
+ *   BFLOAT16 (rounded to nearest even) and INT32 -> INT32 under every
+ *   profile (PTO_ERR_UNSUPPORTED_DTYPE otherwise); with PTO_FIXPIPE_RELU a
+ *   value below zero becomes +0 before the cast.
+ * - PTO_FIXPIPE_STORE: the pairs of TSTORE's store to global memory
+ *   (a5/TStore.hpp's modes), which add to pto_tmov_fp's a scaled FLOAT32 ->
+ *   FLOAT32 under HOST and A5 (QF322F32_PRE, VQF322F32_PRE): x =
+ *   float(src) * scale, the FLOAT32 product, stored as it is.
+ * Other bits are PTO_ERR_INVALID_ARGUMENT. Otherwise the rules and errors
+ * are pto_tmov_fp's, in its order (the quantising pairs and fp's rules
+ * only without PTO_FIXPIPE_CAST); nothing is written on a refusal. In
+ * programs: pto.tstore from an acc tile (with or without fp) with
+ * `{reluPreMode = #pto<relu_pre_mode normal_relu>}`. */
+PTO_API pto_status pto_tmov_fp_ex(pto_tile *dst, const pto_tile *src, const pto_tile *fp,
+                                  unsigned flags);
 
 /* SET_QUANT_SCALAR: the calling thread's fixpipe configuration becomes one
  * scalar word for every column, as A5 builds it (a5/SetQuantScalar.hpp):

@@ -83,22 +83,32 @@ static uint8_t ref_lowp(float x, pto_dtype dt) {
     return out;
 }
 
-static uint64_t ref_convert(pto_dtype sdt, uint32_t sbits, pto_dtype ddt, uint64_t w, bool vector) {
+/* relu (pto_tmov_fp_ex's PTO_FIXPIPE_RELU): a value below zero becomes +0
+ * once scaled (and clamped for FLOAT16), before the offset and rounding. */
+static float relu_of(float x, bool relu) { return relu && x < 0 ? 0.0f : x; }
+
+static uint64_t ref_convert_relu(pto_dtype sdt, uint32_t sbits, pto_dtype ddt, uint64_t w, bool vector,
+                                 bool relu) {
     if (ddt == PTO_INT16) {
         const int32_t i = (int32_t)sbits;
         const int64_t sh = (int64_t)i / (1ll << (((w >> 32) & 0xF) + 1));
         const int64_t fl = (i < 0 && sh * (1ll << (((w >> 32) & 0xF) + 1)) != i) ? sh - 1 : sh;
-        return (uint16_t)(int16_t)fl;
+        return (uint16_t)(int16_t)(relu && fl < 0 ? 0 : fl);
     }
     const float v = sdt == PTO_INT32 ? (float)(int32_t)sbits : f32_of(sbits);
     float x = mul32(v, ref_scale(w, vector));
-    if (ddt == PTO_INT8 || ddt == PTO_UINT8) return ref_eight(x, w);
+    if (ddt == PTO_INT8 || ddt == PTO_UINT8) return ref_eight(relu_of(x, relu), w);
     if (ddt == PTO_FLOAT16) {
         if (!isnan(x) && (isfinite(x) || sdt == PTO_INT32)) x = x < -65504.0f ? -65504.0f : x > 65504.0f ? 65504.0f : x;
-        return ref_f16(x);
+        return ref_f16(relu_of(x, relu));
     }
+    x = relu_of(x, relu);
     if (ddt == PTO_BFLOAT16) return ref_bf16(x);
     return ref_lowp(x, ddt);
+}
+
+static uint64_t ref_convert(pto_dtype sdt, uint32_t sbits, pto_dtype ddt, uint64_t w, bool vector) {
+    return ref_convert_relu(sdt, sbits, ddt, w, vector, false);
 }
 
 static pto_tile *cube(pto_dtype dt, uint32_t rows, uint32_t cols, pto_location loc, pto_layout layout) {
@@ -145,14 +155,17 @@ static bool pair_ok(pto_profile p, pto_dtype s, pto_dtype d) {
     return p == PTO_PROFILE_A2A3 ? a2 : p == PTO_PROFILE_A5 ? a5 : (a2 || a5);
 }
 
-/* TMOV_FP with a UINT64 scaling tile, every profile, pair and acc dtype. */
+/* TMOV_FP with a UINT64 scaling tile, every profile, pair and acc dtype;
+ * and pto_tmov_fp_ex's PTO_FIXPIPE_RELU, the relu where the model puts it
+ * (after the scale, before the rounding), changing some elements. */
 static void test_tmov_fp_values(void **state) {
     (void)state;
     rng r = {0xF1};
     uint32_t vals[M * N];
     uint64_t words[N];
-    for (int p = 0; p < 3; ++p) {
-        const pto_profile profile = (pto_profile)p;
+    for (int p = 0; p < 6; ++p) {
+        const bool relu = p >= 3;
+        const pto_profile profile = (pto_profile)(p % 3);
         assert_int_equal(pto_set_profile(profile), PTO_OK);
         for (int s = 0; s < 2; ++s) {
             const pto_dtype sdt = s ? PTO_INT32 : PTO_FLOAT32;
@@ -165,7 +178,7 @@ static void test_tmov_fp_values(void **state) {
                 const pto_dtype ddt = kDsts[k];
                 pto_tile *dst = profile == PTO_PROFILE_A2A3 ? cube(ddt, M, N, PTO_LOC_MAT, PTO_LAYOUT_ND)
                                                             : tile_new(ddt, M, N, M, N);
-                const pto_status st = pto_tmov_fp(dst, acc, fp);
+                const pto_status st = relu ? pto_tmov_fp_ex(dst, acc, fp, PTO_FIXPIPE_RELU) : pto_tmov_fp(dst, acc, fp);
                 const bool ok = pair_ok(profile, sdt, ddt) && !(profile == PTO_PROFILE_A5 && ddt == PTO_INT16);
                 if (!ok) {
                     expect_status(st, PTO_ERR_UNSUPPORTED_DTYPE, "a pair the profile lacks");
@@ -173,16 +186,19 @@ static void test_tmov_fp_values(void **state) {
                     continue;
                 }
                 expect_status(st, PTO_OK, "tmov_fp");
+                size_t zeroed = 0;
                 for (uint32_t i = 0; i < M; ++i)
                     for (uint32_t j = 0; j < N; ++j) {
-                        const uint64_t want = ref_convert(sdt, vals[i * N + j], ddt, words[j], true);
+                        const uint64_t want = ref_convert_relu(sdt, vals[i * N + j], ddt, words[j], true, relu);
                         const uint64_t got = tile_get(dst, i, j);
+                        zeroed += want != ref_convert(sdt, vals[i * N + j], ddt, words[j], true);
                         if (got != want)
-                            fail_msg("%s %s -> %s (%u,%u): src 0x%08x word 0x%016llx: got 0x%llx, want 0x%llx",
-                                     pto_profile_string(profile), pto_dtype_string(sdt), pto_dtype_string(ddt), i, j,
-                                     vals[i * N + j], (unsigned long long)words[j], (unsigned long long)got,
+                            fail_msg("%s %s -> %s relu %d (%u,%u): src 0x%08x word 0x%016llx: got 0x%llx, want 0x%llx",
+                                     pto_profile_string(profile), pto_dtype_string(sdt), pto_dtype_string(ddt), relu,
+                                     i, j, vals[i * N + j], (unsigned long long)words[j], (unsigned long long)got,
                                      (unsigned long long)want);
                     }
+                assert_true(relu == (zeroed > 0)); /* the relu changes some elements */
                 TILES_DESTROY(dst);
             }
             TILES_DESTROY(acc, fp);
@@ -367,7 +383,7 @@ static void test_fixpipe_rules(void **state) {
 
 static void *fresh_thread(void *arg) {
     pto_tile *acc = cube(PTO_FLOAT32, M, N, PTO_LOC_ACC, PTO_LAYOUT_NZ);
-    pto_tile *dst = tile_new(PTO_INT8, M, N, M, N);
+    pto_tile *dst = tile_new(PTO_FLOAT16, M, N, M, N);
     *(pto_status *)arg = pto_tmov_fp(dst, acc, NULL);
     TILES_DESTROY(acc, dst);
     return NULL;
@@ -634,6 +650,19 @@ static void test_program_relu_layouts(void **state) {
     }
 }
 
+/* The int8 a x b product into %acc and fp's words into %fp, from the views
+ * %va, %vb, %vf (the TSTORE_FP and reluPreMode programs). */
+#define FP_MATMUL \
+        "  %ma = pto.alloc_tile : " T_MAT_L "\n  %mb = pto.alloc_tile : " T_MAT_R "\n" \
+        "  %l = pto.alloc_tile : " T_LEFT "\n  %r = pto.alloc_tile : " T_RIGHT "\n" \
+        "  %fp = pto.alloc_tile : " T_FP "\n  %acc = pto.alloc_tile : " T_ACC "\n" \
+        "  pto.tload ins(%va : !pto.tensor_view<16x32xi8>) outs(%ma : " T_MAT_L ")\n" \
+        "  pto.tload ins(%vb : !pto.tensor_view<32x32xi8>) outs(%mb : " T_MAT_R ")\n" \
+        "  pto.tload ins(%vf : !pto.tensor_view<1x32xf16>) outs(%fp : " T_FP ")\n" \
+        "  pto.tmov ins(%ma : " T_MAT_L ") outs(%l : " T_LEFT ")\n" \
+        "  pto.tmov ins(%mb : " T_MAT_R ") outs(%r : " T_RIGHT ")\n" \
+        "  pto.tmatmul ins(%l, %r : " T_LEFT ", " T_RIGHT ") outs(%acc : " T_ACC ")\n"
+
 /* TSTORE_FP: pto.tstore ins(%acc : T fp %fp : F) outs(%view : V), an INT32
  * acc dequantised to FLOAT16 by a FLOAT16 scaling tile (A5); PTOAS's fp
  * operand of tmov (the same bits) and textract (a window: column j of the
@@ -651,15 +680,7 @@ static void test_program_tstore_fp(void **state) {
         "  %vo = pto.make_tensor_view %o, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<16x32xf16>\n"
         "  %vm = pto.make_tensor_view %m, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<16x32xf16>\n"
         "  %vx = pto.make_tensor_view %x, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<16x16xf16>\n"
-        "  %ma = pto.alloc_tile : " T_MAT_L "\n  %mb = pto.alloc_tile : " T_MAT_R "\n"
-        "  %l = pto.alloc_tile : " T_LEFT "\n  %r = pto.alloc_tile : " T_RIGHT "\n"
-        "  %fp = pto.alloc_tile : " T_FP "\n  %acc = pto.alloc_tile : " T_ACC "\n"
-        "  pto.tload ins(%va : !pto.tensor_view<16x32xi8>) outs(%ma : " T_MAT_L ")\n"
-        "  pto.tload ins(%vb : !pto.tensor_view<32x32xi8>) outs(%mb : " T_MAT_R ")\n"
-        "  pto.tload ins(%vf : !pto.tensor_view<1x32xf16>) outs(%fp : " T_FP ")\n"
-        "  pto.tmov ins(%ma : " T_MAT_L ") outs(%l : " T_LEFT ")\n"
-        "  pto.tmov ins(%mb : " T_MAT_R ") outs(%r : " T_RIGHT ")\n"
-        "  pto.tmatmul ins(%l, %r : " T_LEFT ", " T_RIGHT ") outs(%acc : " T_ACC ")\n"
+        FP_MATMUL
         "  pto.tstore ins(%acc : " T_ACC " fp %fp : " T_FP ") outs(%vo : !pto.tensor_view<16x32xf16>)\n"
         "  %h = pto.alloc_tile : " T_H "\n"
         "  pto.tmov ins(%acc : " T_ACC ", %fp : " T_FP ") outs(%h : " T_H ")\n"
@@ -712,6 +733,153 @@ static void test_program_tstore_fp(void **state) {
     pto_program_destroy(p);
 }
 
+/* pto.tstore's reluPreMode = normal_relu (TSTORE's ReluPreMode::NormalRelu):
+ * an INT32 acc (int8 a x b, both signs) stored through fp's words to f16
+ * with the relu after the scale, and stored as it is to i32 with negative
+ * values +0; the attribute on a vec tile is refused naming the rule. */
+static void test_program_tstore_relu(void **state) {
+    (void)state;
+    static const char *head =
+        "module attributes {pto.target_arch = \"a5\"} {\n"
+        "func.func @k(%a: !pto.ptr<i8>, %b: !pto.ptr<i8>, %f: !pto.ptr<f16>, %o: !pto.ptr<f16>, %q: !pto.ptr<i32>) attributes {pto.entry} {\n"
+        "  %c1 = arith.constant 1 : index\n  %c16 = arith.constant 16 : index\n  %c32 = arith.constant 32 : index\n"
+        "  %va = pto.make_tensor_view %a, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<16x32xi8>\n"
+        "  %vb = pto.make_tensor_view %b, shape = [%c32, %c32], strides = [%c32, %c1] : !pto.tensor_view<32x32xi8>\n"
+        "  %vf = pto.make_tensor_view %f, shape = [%c1, %c32], strides = [%c32, %c1] : !pto.tensor_view<1x32xf16>\n"
+        "  %vo = pto.make_tensor_view %o, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<16x32xf16>\n"
+        "  %vq = pto.make_tensor_view %q, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<16x32xi32>\n"
+        FP_MATMUL;
+    static const char *relu = " {reluPreMode = #pto<relu_pre_mode normal_relu>}\n";
+    char text[8192];
+    snprintf(text, sizeof text,
+             "%s  pto.tstore ins(%%acc : " T_ACC " fp %%fp : " T_FP ") outs(%%vo : !pto.tensor_view<16x32xf16>)%s"
+             "  pto.tstore ins(%%acc : " T_ACC ") outs(%%vq : !pto.tensor_view<16x32xi32>)%s  return\n}\n}\n",
+             head, relu, relu);
+    pto_program *p = program_build(text, NULL);
+    int8_t a[16 * 32], b[32 * 32];
+    uint16_t f[32], h[16 * 32];
+    int32_t q[16 * 32];
+    for (int k = 0; k < 16 * 32; ++k) a[k] = (int8_t)((k * 11) % 15 - 7);
+    for (int k = 0; k < 32 * 32; ++k) b[k] = (int8_t)((k * 3) % 13 - 6);
+    for (int j = 0; j < 32; ++j) f[j] = ref_f16(j % 3 == 2 ? -0.5f * j : 0.25f * (j + 1));
+    pto_args *args = NULL;
+    assert_int_equal(pto_args_create(p, &args), PTO_OK);
+    void *bufs[] = {a, b, f, h, q};
+    const size_t sizes[] = {sizeof a, sizeof b, sizeof f, sizeof h, sizeof q};
+    for (size_t k = 0; k < 5; ++k) assert_int_equal(pto_args_set_pointer(args, k, bufs[k], sizes[k]), PTO_OK);
+    if (pto_program_launch(p, 1, args) != PTO_OK) fail_msg("run: %s", pto_last_error());
+    size_t zeroed = 0;
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 32; ++j) {
+            int32_t acc = 0;
+            for (int k = 0; k < 32; ++k) acc += a[i * 32 + k] * b[k * 32 + j];
+            const float fv = f16_value(f[j]);
+            assert_int_equal(q[i * 32 + j], acc < 0 ? 0 : acc);
+            assert_int_equal(h[i * 32 + j], ref_convert_relu(PTO_INT32, (uint32_t)acc, PTO_FLOAT16, bits_of(fv), true, true));
+            zeroed += h[i * 32 + j] == 0 && acc != 0;
+        }
+    assert_true(zeroed > 0);
+    pto_args_destroy(args);
+    pto_program_destroy(p);
+    snprintf(text, sizeof text,
+             "%s  %%h = pto.alloc_tile : " T_H "\n  pto.tstore ins(%%h : " T_H ") outs(%%vo : !pto.tensor_view<16x32xf16>)%s"
+             "  return\n}\n}\n",
+             head, relu);
+    pto_program *bad = NULL;
+    expect_status(pto_program_create(text, strlen(text), "relu.pto", &bad), PTO_ERR_INVALID_ARGUMENT, "relu on vec");
+    assert_non_null(strstr(pto_last_error(), "acc tile only"));
+    assert_null(bad);
+}
+
+/* A negative scale: the relu acts on the scaled value (src 3 x -1 gives 0,
+ * src -3 x -1 gives 3), with a scalar word from the thread (fp NULL); a
+ * FLOAT16 dst (a negative scalar word's offset bits are set, A5's widening). */
+static void test_tmov_fp_relu_negative_scale(void **state) {
+    (void)state;
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    pto_tile *acc = cube(PTO_FLOAT32, M, N, PTO_LOC_ACC, PTO_LAYOUT_NZ);
+    pto_tile *dst = tile_new(PTO_FLOAT16, M, N, M, N);
+    uint32_t vals[M * N];
+    for (size_t k = 0; k < M * N; ++k) vals[k] = bits_of(k % 2 ? -3.0f : 3.0f);
+    assert_int_equal(pto_tile_write(acc, vals, sizeof vals), PTO_OK);
+    assert_int_equal(pto_set_quant_scalar(-1.0f, PTO_FLOAT16), PTO_OK);
+    expect_status(pto_tmov_fp_ex(dst, acc, NULL, PTO_FIXPIPE_RELU), PTO_OK, "relu, scale -1");
+    for (uint32_t j = 0; j < 4; ++j) assert_int_equal(tile_get(dst, 0, j), j % 2 ? 0x4200u : 0u);
+    expect_status(pto_tmov_fp_ex(dst, acc, NULL, 0), PTO_OK, "flags 0: pto_tmov_fp");
+    assert_int_equal(tile_get(dst, 0, 0), 0xC200u);
+    TILES_DESTROY(acc, dst);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+}
+
+/* PTO_FIXPIPE_CAST: no word; FLOAT32 -> FLOAT32 / FLOAT16 / BFLOAT16 and
+ * INT32 -> INT32, with and without relu; its rules, nothing written on a
+ * refusal. */
+static void test_tmov_fp_cast(void **state) {
+    (void)state;
+    rng r = {0xF8};
+    uint32_t vals[M * N];
+    static const pto_dtype kOut[] = {PTO_FLOAT32, PTO_FLOAT16, PTO_BFLOAT16};
+    pto_tile *acc = cube(PTO_FLOAT32, M, N, PTO_LOC_ACC, PTO_LAYOUT_NZ);
+    fill_acc(acc, vals, &r);
+    for (int relu = 0; relu < 2; ++relu)
+        for (size_t k = 0; k < 3; ++k) {
+            pto_tile *dst = tile_new(kOut[k], M, N, M, N);
+            expect_status(pto_tmov_fp_ex(dst, acc, NULL, PTO_FIXPIPE_CAST | (relu ? PTO_FIXPIPE_RELU : 0)), PTO_OK,
+                          "cast");
+            for (uint32_t i = 0; i < M; ++i)
+                for (uint32_t j = 0; j < N; ++j) {
+                    const float x = relu_of(f32_of(vals[i * N + j]), relu);
+                    const uint64_t want = kOut[k] == PTO_FLOAT32 ? bits_of(x) : kOut[k] == PTO_FLOAT16 ? ref_f16(x) : ref_bf16(x);
+                    assert_int_equal(tile_get(dst, i, j), want);
+                }
+            TILES_DESTROY(dst);
+        }
+    pto_tile *iacc = cube(PTO_INT32, M, N, PTO_LOC_ACC, PTO_LAYOUT_NZ), *idst = tile_new(PTO_INT32, M, N, M, N);
+    fill_acc(iacc, vals, &r);
+    expect_status(pto_tmov_fp_ex(idst, iacc, NULL, PTO_FIXPIPE_CAST | PTO_FIXPIPE_RELU), PTO_OK, "int32 cast");
+    for (uint32_t j = 0; j < N; ++j)
+        assert_int_equal(tile_get(idst, 0, j), (int32_t)vals[j] < 0 ? 0u : vals[j]);
+    /* PTO_FIXPIPE_STORE: TSTORE's scaled FLOAT32 -> FLOAT32 (A5), the product
+     * stored as it is, relu after the scale */
+    uint64_t words[N];
+    pto_tile *wfp = cube(PTO_UINT64, 1, N, PTO_LOC_SCALING, PTO_LAYOUT_ND), *f32 = tile_new(PTO_FLOAT32, M, N, M, N);
+    fill_words(words, N, &r);
+    assert_int_equal(pto_tile_write(wfp, words, sizeof words), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    fill_acc(acc, vals, &r);
+    for (int relu = 0; relu < 2; ++relu) {
+        expect_status(pto_tmov_fp_ex(f32, acc, wfp, PTO_FIXPIPE_STORE | (relu ? PTO_FIXPIPE_RELU : 0)), PTO_OK,
+                      "store f32");
+        for (uint32_t i = 0; i < M; ++i)
+            for (uint32_t j = 0; j < N; ++j) {
+                const float x = relu_of(mul32(f32_of(vals[i * N + j]), ref_scale(words[j], true)), relu);
+                assert_int_equal(tile_get(f32, i, j), bits_of(x));
+            }
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    TILES_DESTROY(wfp, f32);
+    /* rules: unknown flags, fp given, a pair the cast lacks, a quantising
+     * pair without a word; nothing written */
+    pto_tile *fp = cube(PTO_UINT64, 1, N, PTO_LOC_SCALING, PTO_LAYOUT_ND);
+    pto_tile *d8 = tile_new(PTO_INT8, M, N, M, N), *d32 = tile_new(PTO_FLOAT32, M, N, M, N);
+    uint64_t *kept8 = tile_snapshot(d8), *kept32 = tile_snapshot(d32);
+    expect_status(pto_tmov_fp_ex(d32, acc, NULL, 8u), PTO_ERR_INVALID_ARGUMENT, "unknown flag");
+    expect_status(pto_tmov_fp_ex(d32, acc, fp, PTO_FIXPIPE_CAST), PTO_ERR_INVALID_ARGUMENT, "fp with cast");
+    expect_status(pto_tmov_fp_ex(d8, acc, NULL, PTO_FIXPIPE_CAST), PTO_ERR_UNSUPPORTED_DTYPE, "int8 cast");
+    expect_status(pto_tmov_fp_ex(d32, iacc, NULL, PTO_FIXPIPE_CAST), PTO_ERR_UNSUPPORTED_DTYPE, "int32 -> f32");
+    expect_status(pto_tmov_fp_ex(d32, acc, fp, PTO_FIXPIPE_RELU), PTO_ERR_UNSUPPORTED_DTYPE, "f32 quantised");
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    expect_status(pto_tmov_fp_ex(d32, acc, fp, PTO_FIXPIPE_STORE), PTO_ERR_UNSUPPORTED_DTYPE, "A2A3: no f32 pair");
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    expect_status(pto_tmov_fp_ex(NULL, acc, NULL, PTO_FIXPIPE_CAST), PTO_ERR_NULL_ARGUMENT, "dst NULL");
+    expect_status(pto_tmov_fp_ex(d32, d32, NULL, PTO_FIXPIPE_CAST), PTO_ERR_INVALID_ARGUMENT, "src not acc");
+    assert_tile_unchanged(d8, kept8, "refused int8 dst");
+    assert_tile_unchanged(d32, kept32, "refused float32 dst");
+    free(kept8);
+    free(kept32);
+    TILES_DESTROY(acc, iacc, idst, fp, d8, d32);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tmov_fp_values), cmocka_unit_test(test_extract_insert_fp),
@@ -719,6 +887,8 @@ int main(void) {
         cmocka_unit_test(test_fixpipe_rules),  cmocka_unit_test(test_config_per_thread),
         cmocka_unit_test(test_program_pipes),  cmocka_unit_test(test_program_rules),
         cmocka_unit_test(test_program_tstore_fp), cmocka_unit_test(test_program_relu_layouts),
+        cmocka_unit_test(test_tmov_fp_relu_negative_scale), cmocka_unit_test(test_program_tstore_relu),
+        cmocka_unit_test(test_tmov_fp_cast),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

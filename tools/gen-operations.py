@@ -329,6 +329,12 @@ HAND_BOUND = [
     HandBound("set_quant_vector", "fixpipe", "fp",
               "the thread's per-column quantisation parameters, a copy of fp's row 0 (fp NULL)",
               "uint64, int64, float16, bfloat16, float32", "a scaling tile alone", "0 / 0 / 0"),
+    HandBound("tmov_fp_ex", "fixpipe", "dst, src, fp, flags",
+              "tmov_fp with the fixpipe's relu (ReluPreMode::NormalRelu) or its cast modes "
+              "without a quantisation word, bit for bit",
+              "float32, int32, float16, bfloat16, int8, uint8, int16, hifloat8, float8_e4m3",
+              "option flags besides the tiles", "9 / 7 / 8", isa="TMOV_FP",
+              text="pto.tstore {reluPreMode}"),
 ]
 
 

@@ -1382,11 +1382,13 @@ def store_acc2gm(case, p, args):
     case's quant_vector_gm.bin words in a SCALING tile, 0 with a dtype
     change a scalar word of 1.0 (the product by 1.0 is exact, so the word
     only selects the conversion); the golden's ND / NZ / NHWC / NCHW /
-    NCDHW arrangement read back into its m x n matrix."""
+    NCDHW arrangement read back into its m x n matrix. relu_mode 1
+    (TSTORE's ReluPreMode::NormalRelu) is pto_tmov_fp_ex's PTO_FIXPIPE_RELU,
+    with PTO_FIXPIPE_CAST where quant_mode 0 keeps the acc's dtype; every
+    quantised store with PTO_FIXPIPE_STORE (TSTORE's pairs: FLOAT32 ->
+    FLOAT32 scaled too)."""
     sname, dname = np_name(p.src_data_type), np_name(p.dst_data_type)
     acc_name = 'INT32' if sname == 'INT8' else 'FLOAT32'
-    if p.relu_mode:
-        raise Skip('relu on store (TSTORE\'s reluPreMode): libpto\'s fixpipe conversions take no relu')
     m, k, n = p.m, p.k, p.n
     pad = lambda x: (x + 31) // 32 * 32
     acc = None
@@ -1398,18 +1400,24 @@ def store_acc2gm(case, p, args):
         check(LIB.pto_tmatmul(acc.h, a.h, b.h), 'pto_tmatmul')
     else:
         acc = CubeTile(acc_name, acc_from_ends(case, p, sname, acc_name).reshape(m, n), (32, 32), 4, 1, (m, n))
-    if dname == acc_name and p.quant_mode == 0:
+    relu = 1 if p.relu_mode else 0  # PTO_FIXPIPE_RELU
+    store = relu | 4  # PTO_FIXPIPE_STORE: TSTORE's pairs (FLOAT32 -> FLOAT32 scaled too)
+    if dname == acc_name and p.quant_mode == 0 and relu:
+        dst = RawTile(dname, m, pad(n), m, n)
+        check(LIB.pto_tmov_fp_ex(dst.h, acc.h, None, relu | 2), 'pto_tmov_fp_ex')  # | PTO_FIXPIPE_CAST
+        got = dst.valid()
+    elif dname == acc_name and p.quant_mode == 0:
         got = acc.logical()[:m, :n]
     else:
         dst = RawTile(dname, m, pad(n), m, n)
         if p.quant_mode == 2:
             words = np.fromfile(find(case, 'quant_vector_gm.bin'), np.uint64).reshape(1, n)
             fp = CubeTile('UINT64', words, (1, 32), 6, 0, (1, n))
-            check(LIB.pto_tmov_fp(dst.h, acc.h, fp.h), 'pto_tmov_fp')
+            check(LIB.pto_tmov_fp_ex(dst.h, acc.h, fp.h, store), 'pto_tmov_fp_ex')
         else:
             check(LIB.pto_set_quant_scalar(float(p.scalar) if p.quant_mode == 1 else 1.0,
                                            ENUM[dname]), 'pto_set_quant_scalar')
-            check(LIB.pto_tmov_fp(dst.h, acc.h, None), 'pto_tmov_fp')
+            check(LIB.pto_tmov_fp_ex(dst.h, acc.h, None, store), 'pto_tmov_fp_ex')
         got = dst.valid()
     want = unarrange(np.fromfile(find(case, 'golden.bin'), bits_of(dname)), p, dname)
     res = compare(got, want, {'FLOAT32': np.float32, 'FLOAT16': np.float16,

@@ -144,6 +144,7 @@ void ConvertElement(pto_dtype src, const void* src_element, pto_dtype dst, void*
   if (dst == PTO_FLOAT16 && (isfinite(x) || src == PTO_INT32))
     x = x < -65504.0f ? -65504.0f : x > 65504.0f ? 65504.0f : x;
   if (relu && x < 0) x = 0;  // relu after the clamp, as pto-isa's model
+  if (dst == PTO_FLOAT32) return (void)memcpy(dst_element, &x, 4);  // TSTORE's F322F32
   if (dst == PTO_FLOAT16 || dst == PTO_BFLOAT16) return kernels::FromF32(dst, 1, dst_element, &x);
   uint32_t bits;
   memcpy(&bits, &x, 4);
@@ -211,16 +212,48 @@ bool Apart(const pto_tile* a, const pto_tile* b) {
   return a != b && (pa + na <= pb || pb + nb <= pa);
 }
 
+// Whether dst's valid region lies within src's rows x cols (TMOV_FP's rule).
+pto_status CheckInside(Validator& v, const Operands& o, const Window& w) {
+  v.Require(w.rows <= o.src0->rows && w.cols <= o.src0->cols, PTO_ERR_SHAPE_MISMATCH,
+            "dst's valid region %zux%zu is larger than src's %ux%u", w.rows, w.cols,
+            o.src0->rows, o.src0->cols);
+  return v.status();
+}
+
+// pto_tmov_fp_ex's cast modes (PTO_FIXPIPE_CAST): no word, so fp NULL; the
+// pairs FLOAT32 -> FLOAT32, FLOAT16, BFLOAT16 and INT32 -> INT32; then the
+// storage and window rules of the quantising form.
+pto_status CheckCast(Validator& v, const Operands& o, const Window& w) {
+  const pto_dtype s = o.src0->dtype, d = o.dst->dtype;
+  v.Require(o.src1 == nullptr, PTO_ERR_INVALID_ARGUMENT,
+            "fp is a scaling tile; PTO_FIXPIPE_CAST converts without a quantisation word, fp "
+            "NULL")
+      .Require(s == PTO_FLOAT32 ? (d == PTO_FLOAT32 || d == PTO_FLOAT16 || d == PTO_BFLOAT16)
+                                : d == PTO_INT32,
+               PTO_ERR_UNSUPPORTED_DTYPE,
+               "the fixpipe casts no %s acc tile to %s (FLOAT32 to FLOAT32, FLOAT16 or "
+               "BFLOAT16; INT32 to INT32)",
+               DtypeName(s), DtypeName(d))
+      .Require(Apart(o.src0, o.dst), PTO_ERR_ALIASING, "dst and src must not share storage");
+  if (!v.ok()) return v.status();
+  return CheckInside(v, o, w);
+}
+
 // Every rule of the three functions, in pto_c.h's order.
 pto_status CheckFixpipe(OpId id, OpDtypes dtypes, const char* name, const Operands& o,
                         pto_profile profile) {
   pto_tile* dst = o.dst;
   const pto_tile* src = o.src0;
   const pto_tile* fp = o.src1;
+  const bool cast = (o.attr & PTO_FIXPIPE_CAST) != 0;
+  // TSTORE's scaled FLOAT32 -> FLOAT32 (a5/TStore.hpp QF322F32_PRE, VQF322F32_PRE)
+  const bool f32 = (o.attr & PTO_FIXPIPE_STORE) != 0 && profile != PTO_PROFILE_A2A3 &&
+                   dst != nullptr && src != nullptr && dst->dtype == PTO_FLOAT32 &&
+                   src->dtype == PTO_FLOAT32;
   Validator v(name);
   v.NotNull("dst", dst).NotNull("src", src);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(dtypes, profile, "dst", dst);
+  if (!cast && !f32) v.DtypeAccepted(dtypes, profile, "dst", dst);
   const pto_location to = static_cast<pto_location>(dst->location);
   v.Require(src->location == PTO_LOC_ACC, PTO_ERR_INVALID_ARGUMENT,
             "src is %s %s tile; the fixpipe moves an acc tile",
@@ -236,7 +269,8 @@ pto_status CheckFixpipe(OpId id, OpDtypes dtypes, const char* name, const Operan
   v.Require(src->dtype == PTO_FLOAT32 || src->dtype == PTO_INT32, PTO_ERR_UNSUPPORTED_DTYPE,
             "src is %s; an acc tile is FLOAT32 or INT32", DtypeName(src->dtype));
   if (!v.ok()) return v.status();
-  v.Require(fixpipe::PairSupported(profile, src->dtype, dst->dtype, vector),
+  if (cast) return CheckCast(v, o, WindowOf(id, o));
+  v.Require(f32 || fixpipe::PairSupported(profile, src->dtype, dst->dtype, vector),
             PTO_ERR_UNSUPPORTED_DTYPE, "%s converts no %s acc tile to %s with a %s word",
             pto_profile_string(profile), DtypeName(src->dtype), DtypeName(dst->dtype),
             vector ? "vector" : "scalar");
@@ -290,7 +324,9 @@ void RunFixpipe(OpId id, const Operands& o) {
   pto_tile* dst = o.dst;
   const pto_tile* src = o.src0;
   const pto_tile* fp = o.src1;
-  const fixpipe::ThreadConfig& config = fixpipe::CurrentThreadConfig();
+  const bool relu = (o.attr & PTO_FIXPIPE_RELU) != 0, cast = (o.attr & PTO_FIXPIPE_CAST) != 0;
+  fixpipe::ThreadConfig config_none;
+  const fixpipe::ThreadConfig& config = cast ? config_none : fixpipe::CurrentThreadConfig();
   // The words of a pass of the window's columns, on the stack (no
   // allocation); dst shares no storage with src or fp (the check).
   constexpr size_t kPass = 256;
@@ -305,7 +341,7 @@ void RunFixpipe(OpId id, const Operands& o) {
   const size_t ssize = pto_dtype_size(src->dtype), dsize = pto_dtype_size(dst->dtype);
   for (size_t j0 = 0; j0 < w.cols; j0 += kPass) {
     const size_t n = w.cols - j0 < kPass ? w.cols - j0 : kPass;
-    for (size_t j = 0; j < n; ++j)
+    for (size_t j = 0; j < n && !cast; ++j)
       words[j] = vector ? fixpipe::WordOf(pdtype,
                                           payload + ElementOffset(fl, fp ? fp->origin_row : 0,
                                                                   (fp ? fp->origin_col : 0) + j0 + j) *
@@ -322,7 +358,10 @@ void RunFixpipe(OpId id, const Operands& o) {
                   ElementOffset(dl, dst->origin_row + w.dst_row + i,
                                 dst->origin_col + w.dst_col + j0 + j) *
                       dsize;
-        fixpipe::ConvertElement(src->dtype, s, dst->dtype, d, words[j], vector, false);
+        if (cast)
+          fixpipe::CastElementRelu(src->dtype, s, dst->dtype, d, relu);
+        else
+          fixpipe::ConvertElement(src->dtype, s, dst->dtype, d, words[j], vector, relu);
       }
   }
 }
@@ -348,6 +387,22 @@ void RunTInsertFp(const Operands& o, pto_profile) { RunFixpipe(OpId::kTInsertFp,
 }  // namespace pto
 
 extern "C" {
+
+pto_status pto_tmov_fp_ex(pto_tile* dst, const pto_tile* src, const pto_tile* fp,
+                          unsigned flags) {
+  if ((flags & ~(PTO_FIXPIPE_RELU | PTO_FIXPIPE_CAST | PTO_FIXPIPE_STORE)) != 0)
+    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, "pto_tmov_fp_ex",
+                     "flags 0x%x has bits other than PTO_FIXPIPE_RELU, PTO_FIXPIPE_CAST and "
+                     "PTO_FIXPIPE_STORE",
+                     flags);
+  pto::ops::Operands o{dst, src, fp, nullptr, static_cast<int>(flags)};
+  const pto_profile profile = pto::CurrentProfile();
+  const pto_status status = pto::ops::CheckFixpipe(pto::ops::OpId::kTMovFp,
+                                                   pto::OpDtypes::kTMovFp, "pto_tmov_fp_ex",
+                                                   o, profile);
+  if (status == PTO_OK) pto::ops::RunFixpipe(pto::ops::OpId::kTMovFp, o);
+  return status;
+}
 
 pto_status pto_set_quant_scalar(float scale, pto_dtype dtype) {
   const int raw = pto::RawEnumValue(dtype);  // any int a C caller passed

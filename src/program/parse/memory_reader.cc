@@ -266,34 +266,45 @@ bool MemoryReader::ParseOneInOneOut(Token* in_name, Type* in_type, SourceLoc* in
   return parser_.ParseType(out_type) && parser_.Expect(')');
 }
 
+// tload / tstore's attributes: tstore's atomicType (PTOAS: #pto<atomic_type
+// atomic_add>, or atomic_none, the default) and reluPreMode (TSTORE's
+// ReluPreMode: #pto<relu_pre_mode normal_relu>, or no_relu, the default);
+// layout = #pto.layout<nd>, the global tensor's layout PTOAS declares,
+// which names what the view's strides (row-major ones for a memref) say:
+// elements are placed by the strides.
+bool MemoryReader::ParseTransferAttrs(const Token& op, bool load, bool* atomic_add, bool* relu) {
+  if (!tok().Is('{')) return true;
+  std::vector<AttrEntry> attrs;
+  const SourceLoc at = tok().loc;
+  if (!parser_.ParseAttrDict(&attrs)) return false;
+  for (const AttrEntry& e : attrs) {
+    if (e.key == "layout" && e.value.text == "#pto.layout<nd>") continue;
+    if (!load && e.key == "reluPreMode" && (e.value.text == "#pto<relu_pre_mode normal_relu>" ||
+                                            e.value.text == "#pto<relu_pre_mode no_relu>")) {
+      *relu = e.value.text == "#pto<relu_pre_mode normal_relu>";
+      continue;
+    }
+    if (load || e.key != "atomicType" ||
+        (e.value.text != "#pto<atomic_type atomic_add>" &&
+         e.value.text != "#pto<atomic_type atomic_none>"))
+      return parser_.Error(e.loc.line != 0 ? e.loc : at,
+                           std::string(op.text) +
+                               " takes layout = #pto.layout<nd> (the view's strides place the "
+                               "elements) and tstore's atomicType = #pto<atomic_type atomic_add "
+                               "| atomic_none> and reluPreMode = #pto<relu_pre_mode normal_relu "
+                               "| no_relu>, no other attribute");
+    *atomic_add = e.value.text == "#pto<atomic_type atomic_add>";
+  }
+  return true;
+}
+
 void MemoryReader::ParseLoadStore(const Token& op, bool load) {
   Token a, b, fp;
   Type ta, tb, tfp;
   SourceLoc la, lb, lfp;
   if (!ParseOneInOneOut(&a, &ta, &la, &b, &tb, &lb, load ? nullptr : &fp, &tfp, &lfp)) return;
-  // tstore's atomicType (PTOAS: #pto<atomic_type atomic_add>, or
-  // atomic_none, the default); layout = #pto.layout<nd>, the global
-  // tensor's layout PTOAS declares, which names what the view's strides
-  // (row-major ones for a memref) say: elements are placed by the strides.
-  bool atomic_add = false;
-  if (tok().Is('{')) {
-    std::vector<AttrEntry> attrs;
-    const SourceLoc at = tok().loc;
-    if (!parser_.ParseAttrDict(&attrs)) return;
-    for (const AttrEntry& e : attrs) {
-      if (e.key == "layout" && e.value.text == "#pto.layout<nd>") continue;
-      if (load || e.key != "atomicType" ||
-          (e.value.text != "#pto<atomic_type atomic_add>" &&
-           e.value.text != "#pto<atomic_type atomic_none>"))
-        return (void)parser_.Error(e.loc.line != 0 ? e.loc : at,
-                                   std::string(op.text) +
-                                       " takes layout = #pto.layout<nd> (the view's strides "
-                                       "place the elements) and tstore's atomicType = "
-                                       "#pto<atomic_type atomic_add | atomic_none>, no other "
-                                       "attribute");
-      atomic_add = e.value.text == "#pto<atomic_type atomic_add>";
-    }
-  }
+  bool atomic_add = false, relu = false;
+  if (!ParseTransferAttrs(op, load, &atomic_add, &relu)) return;
   const Token& view_name = load ? a : b;
   const Type& view_type = load ? ta : tb;
   const SourceLoc view_loc = load ? la : lb;
@@ -315,6 +326,9 @@ void MemoryReader::ParseLoadStore(const Token& op, bool load) {
                        load ? Use::kWrite : Use::kRead, &slot))
     return;
   const Type& tile = p_->tiles[slot].type;
+  if (relu && tile.space != Space::kAcc)
+    return (void)parser_.Error(op.loc, "pto.tstore: reluPreMode = normal_relu stores from an acc "
+                                       "tile only (the fixpipe's relu)");
   uint32_t fp_slot = kNoSlot;
   if (!fp.text.empty()) {
     if (!parser_.cores().CheckFixpipeStore(op, slot, v.type.dtype, fp, tfp, lfp, &fp_slot)) return;
@@ -372,6 +386,7 @@ void MemoryReader::ParseLoadStore(const Token& op, bool load) {
   in.code = load ? Code::kLoad : Code::kStore;
   in.loc = op.loc;
   in.sub = atomic_add ? 1 : 0;
+  in.attr = relu ? 1 : 0;  // TSTORE's ReluPreMode::NormalRelu
   if (atomic_add) p_->ordered_adds = true;
   in.d = static_cast<uint32_t>(v.type.dtype);
   in.a = slot;

@@ -144,6 +144,7 @@ class MemoryReader : public Reader {
   void ParseMakeView(const Token& op, const Token& result);
   void ParsePartitionView(const Token& op, const Token& result);
   void ParseLoadStore(const Token& op, bool load);
+  bool ParseTransferAttrs(const Token& op, bool load, bool* atomic_add, bool* relu);
   // pto.tprefetch ins(%view : V) outs(%dst : T): checked; dst left as it is.
   void ParsePrefetchTile(const Token& op);
   // pto.mgather ins(%view, %idx : V, T) outs(%dst : T) {coalesce = ...} and

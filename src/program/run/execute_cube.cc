@@ -254,7 +254,10 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
       return Error(in, PTO_ERR_OUT_OF_RANGE, why);
     return PTO_OK;
   }
-  const bool plain = !atomic && view_dtype == t.dtype;
+  // reluPreMode = normal_relu: a value below zero stored as +0 (before the
+  // cast, as the fixpipe's relu; before an atomic add).
+  const bool relu = !load && in.attr != 0;
+  const bool plain = !atomic && !relu && view_dtype == t.dtype;
   const bool cast = !load && view_dtype != t.dtype;
   if (plain && v.strides[v.rank - 1] == 1) {
     PlainCubeTransfer(v, memory, image, rows, cols, size, load);
@@ -268,11 +271,13 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
       char* e = tile + ElementOffset(layout, ir, ic) * size;
       // Runs the tile and the view both hold one after another.
       const int64_t run =
-          (plain || cast) && col_stride == 1
+          (plain || (cast && !relu)) && col_stride == 1
               ? static_cast<int64_t>(RowRun(layout, ic, static_cast<uint64_t>(cols - c)))
               : 1;
       c += run;
-      if (cast) {
+      if (relu && !atomic) {
+        fixpipe::CastElementRelu(t.dtype, e, view_dtype, g, true);
+      } else if (cast) {
         // The fixpipe's FLOAT32 to FLOAT16 / BFLOAT16, rounded to nearest
         // even as tcvt rounds.
         ops::RoundFromF32(view_dtype, static_cast<size_t>(run), g, reinterpret_cast<const float*>(e));
@@ -285,12 +290,14 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
         float x, y;
         memcpy(&x, e, 4);
         memcpy(&y, g, 4);
+        if (relu && x < 0) x = 0;
         y += x;
         memcpy(g, &y, 4);
       } else if (atomic) {
         uint32_t x, y;  // INT32: added modulo 2^32
         memcpy(&x, e, 4);
         memcpy(&y, g, 4);
+        if (relu && (x >> 31) != 0) x = 0;
         y += x;
         memcpy(g, &y, 4);
       } else {

@@ -134,7 +134,8 @@ pto_status Block::FixpipeStore(const Instr& in) {
                                                  image.col + static_cast<uint64_t>(c)) *
                                        in_size;
       char* g = memory + static_cast<size_t>(element + c * col_stride) * out_size;
-      fixpipe::ConvertElement(t.dtype, s, out, g, words[static_cast<size_t>(c)], true, false);
+      fixpipe::ConvertElement(t.dtype, s, out, g, words[static_cast<size_t>(c)], true,
+                              in.attr != 0);  // reluPreMode
     }
   });
   return PTO_OK;

@@ -410,6 +410,7 @@ extern uintptr_t _wrap_pto_tdequant_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintpt
 extern uintptr_t _wrap_pto_tmov_fp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_textract_fp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_type_28 arg4, swig_type_29 arg5);
 extern uintptr_t _wrap_pto_tinsert_fp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_type_30 arg4, swig_type_31 arg5);
+extern uintptr_t _wrap_pto_tmov_fp_ex_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, swig_intgo arg4);
 extern uintptr_t _wrap_pto_set_quant_scalar_ptoc_78ab131c9f0d3334(float arg1, swig_intgo arg2);
 extern uintptr_t _wrap_pto_set_quant_vector_ptoc_78ab131c9f0d3334(uintptr_t arg1);
 extern swig_type_32 _wrap_pto_dtype_string_ptoc_78ab131c9f0d3334(swig_intgo arg1);
@@ -3526,6 +3527,21 @@ func Pto_tinsert_fp(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 int64, arg5 i
 	_swig_i_3 := arg4
 	_swig_i_4 := arg5
 	swig_r = (uintptr)(C._wrap_pto_tinsert_fp_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_type_30(_swig_i_3), C.swig_type_31(_swig_i_4)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+const PTO_FIXPIPE_RELU uint = 1
+const PTO_FIXPIPE_CAST uint = 2
+const PTO_FIXPIPE_STORE uint = 4
+func Pto_tmov_fp_ex(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uint) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_tmov_fp_ex_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

@@ -5074,6 +5074,25 @@ intgo _wrap_pto_tinsert_fp_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile 
 }
 
 
+intgo _wrap_pto_tmov_fp_ex_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, pto_tile *_swig_go_2, intgo _swig_go_3) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_tile *arg3 = (pto_tile *) 0 ;
+  unsigned int arg4 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_tile *)_swig_go_2; 
+  arg4 = (unsigned int)_swig_go_3; 
+  
+  result = (pto_status)pto_tmov_fp_ex(arg1,(struct pto_tile const *)arg2,(struct pto_tile const *)arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_pto_set_quant_scalar_ptoc_78ab131c9f0d3334(float _swig_go_0, intgo _swig_go_1) {
   float arg1 ;
   pto_dtype arg2 ;
