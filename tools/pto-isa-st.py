@@ -1387,6 +1387,10 @@ def store_acc2gm(case, p, args):
     with PTO_FIXPIPE_CAST where quant_mode 0 keeps the acc's dtype; every
     quantised store with PTO_FIXPIPE_STORE (TSTORE's pairs: FLOAT32 ->
     FLOAT32 scaled too)."""
+    if SUITE == 'a2a3':
+        raise Skip('A2A3\'s generator is another one (no dst_format; its stores go from the acc '
+                   'tile to global memory, where pto_tmov_fp\'s acc -> vec form is A5\'s); none '
+                   'of its cases has a low-precision type')
     sname, dname = np_name(p.src_data_type), np_name(p.dst_data_type)
     acc_name = 'INT32' if sname == 'INT8' else 'FLOAT32'
     m, k, n = p.m, p.k, p.n
