@@ -1921,10 +1921,11 @@ PTO_API pto_status pto_tsels(pto_tile *dst, const pto_tile *mask, const pto_tile
  *   1x1: src cols, dst cols and dst valid cols multiples of 32 bytes (A5's
  *   byte copy) (PTO_ERR_SHAPE_MISMATCH, naming the profile).
  * - the window: index_row + dst valid rows <= src valid rows and index_col
- *   + dst valid cols <= src valid cols; A2A3 and A5 also index_row + dst
- *   rows <= src rows and index_col + dst cols <= src cols (the page's
- *   bound; not for A5's 1x1 dst valid region, whose scalar copy bounds the
- *   index only); A2A3, and A5 for a packed FP4 dst: index_col a multiple of 32
+ *   + dst valid cols <= src valid cols; A5 also index_row + dst rows <=
+ *   src rows and index_col + dst cols <= src cols (the page's bound; not
+ *   for a 1x1 dst valid region, whose scalar copy bounds the index only;
+ *   A2A3's ND Vec -> Vec copy bounds the valid window only, as its ST
+ *   cases need); A2A3, and A5 for a packed FP4 dst: index_col a multiple of 32
  *   bytes unless dst's valid region is 1x1 (PTO_ERR_OUT_OF_RANGE).
  * Its cube form (a cube tile on either side, "Cube tiles"; the page's Mat ->
  * Left/Right): dst, a left or right tile, gets the window of src, a mat

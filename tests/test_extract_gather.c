@@ -104,8 +104,10 @@ static void test_textract(void **state) {
         assert_int_equal(pto_set_profile((pto_profile)p), PTO_OK);
         assert_int_equal(pto_textract(wide, src, 0, 0), PTO_ERR_SHAPE_MISMATCH);
         assert_non_null(strstr(pto_last_error(), pto_profile_string((pto_profile)p)));
-        /* the page's bound: index_row + dst rows (8) <= src rows (8) */
-        assert_int_equal(pto_textract(tall, src, 2, 0), PTO_ERR_OUT_OF_RANGE);
+        /* A5, the page's bound: index_row + dst rows (8) <= src rows (8);
+         * A2A3's ND copy bounds index_row + dst valid rows (4) only */
+        assert_int_equal(pto_textract(tall, src, 2, 0),
+                         p == PTO_PROFILE_A5 ? PTO_ERR_OUT_OF_RANGE : PTO_OK);
         assert_int_equal(pto_textract(tall, src, 0, 0), PTO_OK);
         assert_int_equal(pto_textract(dst, src, 2, 8), PTO_OK);
     }

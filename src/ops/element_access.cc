@@ -197,10 +197,13 @@ pto_status CheckTExtract(const Operands& o, pto_profile profile) {
             "the window at (%zu, %zu) of dst's valid region %ux%u is outside src's valid region "
             "%ux%u",
             row, col, dst->valid_rows, dst->valid_cols, src->valid_rows, src->valid_cols);
-  // A5 copies a 1x1 window by its scalar path, which bounds the index only
-  // (TExtract.hpp: indexRow < src rows, indexCol < src cols; its ST extracts
-  // one element near src's right edge into a 32-byte dst).
-  if (profile != PTO_PROFILE_HOST && !(profile == PTO_PROFILE_A5 && one_element))
+  // A5 bounds dst's whole rows x cols (the page's bound) but copies a 1x1
+  // window by its scalar path, which bounds the index only (TExtract.hpp:
+  // indexRow < src rows, indexCol < src cols; its ST extracts one element
+  // near src's right edge into a 32-byte dst). A2A3's ND Vec -> Vec dispatch
+  // bounds index + dst's valid rows and cols, which the valid-region check
+  // above covers (its ST has windows whose dst rows run past src's).
+  if (profile == PTO_PROFILE_A5 && !one_element)
     v.Require(SpanFits(row, dst->rows, src->rows) && SpanFits(col, dst->cols, src->cols),
               PTO_ERR_OUT_OF_RANGE,
               "index_row %zu + dst rows %u or index_col %zu + dst cols %u exceeds src %ux%u, "

@@ -354,7 +354,7 @@ void fuzz_extract(reader *r, state *st) {
             want = PTO_ERR_SHAPE_MISMATCH;
         else if (!span_fits(row, dvr, pto_tile_valid_rows(src)) || !span_fits(col, dvc, pto_tile_valid_cols(src)))
             want = PTO_ERR_OUT_OF_RANGE;
-        else if (!host && !(g_profile == PTO_PROFILE_A5 && one) &&
+        else if (g_profile == PTO_PROFILE_A5 && !one &&
                  (!span_fits(row, pto_tile_rows(dst), pto_tile_rows(src)) ||
                   !span_fits(col, pto_tile_cols(dst), pto_tile_cols(src))))
             want = PTO_ERR_OUT_OF_RANGE;
