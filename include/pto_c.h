@@ -3268,9 +3268,9 @@ PTO_API pto_status pto_tinsert_fp(pto_tile *dst, const pto_tile *src, const pto_
                                   size_t index_row, size_t index_col);
 
 /* pto_tmov_fp_ex's flags (or-ed; 0 is pto_tmov_fp). */
-#define PTO_FIXPIPE_RELU 1u /* TSTORE / TMOV's ReluPreMode::NormalRelu */
-#define PTO_FIXPIPE_CAST 2u /* no quantisation word: the fixpipe's cast modes */
-#define PTO_FIXPIPE_STORE 4u /* TSTORE's modes: also FLOAT32 -> FLOAT32 scaled */
+#define PTO_FIXPIPE_RELU 1 /* TSTORE / TMOV's ReluPreMode::NormalRelu */
+#define PTO_FIXPIPE_CAST 2 /* no quantisation word: the fixpipe's cast modes */
+#define PTO_FIXPIPE_STORE 4 /* TSTORE's modes: also FLOAT32 -> FLOAT32 scaled */
 
 /* TMOV_FP with the fixpipe's options, flags a combination of:
  * - PTO_FIXPIPE_RELU (A5's pre-quantisation relu, ReluPreMode::NormalRelu,

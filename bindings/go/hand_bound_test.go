@@ -115,6 +115,15 @@ func TestQuantConfiguration(t *testing.T) {
 			t.Errorf("scalar 0.5: element %d is %d, want %d", i, got[i], want)
 		}
 	}
+	// The same with the fixpipe's relu: the negative products give 0.
+	must(t, pto.TMovFpEx(q, acc, nil, pto.FixpipeRelu))
+	got, _ = q.ReadInt8()
+	for i, want := range []int8{2, 2, 0, 127, 0, 1, 0} {
+		if got[i] != want {
+			t.Errorf("scalar 0.5, relu: element %d is %d, want %d", i, got[i], want)
+		}
+	}
+	expectStatus(t, pto.TMovFpEx(q, acc, nil, 8), pto.ErrInvalidArgument, "pto_tmov_fp_ex")
 	expectStatus(t, pto.SetQuantScalar(1, pto.Float32), pto.ErrUnsupportedDType, "pto_set_quant_scalar")
 	// A vector configuration, copied when set.
 	fp := newCubeTile(t, pto.Float32, 1, 32, pto.LocScaling, pto.LayoutND)

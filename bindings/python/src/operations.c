@@ -5,6 +5,8 @@
  * it), included at the end of this file with the functions' PyMethodDefs. */
 #include "pto_python.h"
 
+#include <limits.h>
+
 #include <stdint.h>
 
 #define MAX_OPERANDS 6 /* tpartargmax: dst, src0, src1, src0_idx, src1_idx, dst_idx */
@@ -204,6 +206,21 @@ static PyObject *op_tsel(PyObject *module, PyObject *const *args, Py_ssize_t nar
     return run_operation(&def_tsel, args, nargs, kwnames);
 }
 
+/* tmov_fp_ex, whose option flags no row of src/operations.def has: flags
+ * past the unsigned range are passed as every bit set, which libpto
+ * refuses as it refuses any undefined bit. */
+static pto_status call_tmov_fp_ex(pto_tile *const *t, attr_value a) {
+    return pto_tmov_fp_ex(t[0], t[1], t[2], a.n > UINT_MAX ? UINT_MAX : (unsigned)a.n);
+}
+static const operation_def def_tmov_fp_ex = {
+    "tmov_fp_ex", "pto_tmov_fp_ex", call_tmov_fp_ex, {"dst", "src", "fp", "flags"}, 3, 2, ATTR_INDEX,
+    {.n = 0}, 3};
+static PyObject *op_tmov_fp_ex(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                               PyObject *kwnames) {
+    (void)module;
+    return run_operation(&def_tmov_fp_ex, args, nargs, kwnames);
+}
+
 PyMethodDef select_methods[] = {
     {"tsel", (PyCFunction)(void (*)(void))op_tsel, METH_FASTCALL | METH_KEYWORDS,
      "tsel($module, /, dst, mask, src0, src1, tmp=None)\n"
@@ -214,6 +231,15 @@ PyMethodDef select_methods[] = {
      "mask is a UINT8 tile, bit j % 8 of byte j / 8 of a row for column j (tcmp's). dst's\n"
      "dtypes: HOST all; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32; A5 all.\n"
      "tmp is an optional scratch tile (None for none; A2A3 requires a UINT32 one)."
+     RELEASES_GIL},
+    {"tmov_fp_ex", (PyCFunction)(void (*)(void))op_tmov_fp_ex, METH_FASTCALL | METH_KEYWORDS,
+     "tmov_fp_ex($module, /, dst, src, fp=None, flags=0)\n"
+     "--\n"
+     "\n"
+     "TMOV_FP with options (pto_tmov_fp_ex): tmov_fp with the fixpipe's relu (FIXPIPE_RELU, A5's\n"
+     "ReluPreMode::NormalRelu), its cast modes without a quantisation word (FIXPIPE_CAST, fp None)\n"
+     "or TSTORE's pairs (FIXPIPE_STORE), combined with |; 0 is tmov_fp itself. fp None: the calling\n"
+     "OS thread's quantisation parameter. Returns dst."
      RELEASES_GIL},
     {NULL, NULL, 0, NULL},
 };

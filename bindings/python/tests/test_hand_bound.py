@@ -83,6 +83,11 @@ def test_quant_scalar_then_tmov_fp():
     assert pto.tmov_fp(q, acc, None) is q
     assert q.numpy()[0, :6].tolist() == [2, 2, -4, 127, -128, 1]
     assert not q.numpy()[1:].any()
+    # The same with the fixpipe's relu: the negative products give 0.
+    assert pto.tmov_fp_ex(q, acc, flags=pto.FIXPIPE_RELU) is q
+    assert q.numpy()[0, :6].tolist() == [2, 2, 0, 127, 0, 1]
+    with pytest.raises(pto.InvalidArgumentError, match="pto_tmov_fp_ex"):
+        pto.tmov_fp_ex(q, acc, None, 8)
     # A fresh thread has no configuration: the move is refused there.
     def fresh():
         try:

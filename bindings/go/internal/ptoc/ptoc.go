@@ -3532,9 +3532,9 @@ func Pto_tinsert_fp(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 int64, arg5 i
 	return swig_r_1
 }
 
-const PTO_FIXPIPE_RELU uint = 1
-const PTO_FIXPIPE_CAST uint = 2
-const PTO_FIXPIPE_STORE uint = 4
+const PTO_FIXPIPE_RELU int = 1
+const PTO_FIXPIPE_CAST int = 2
+const PTO_FIXPIPE_STORE int = 4
 func Pto_tmov_fp_ex(arg1 uintptr, arg2 uintptr, arg3 uintptr, arg4 uint) (_swig_ret *Failure) {
 	var swig_r uintptr
 	_swig_i_0 := arg1

@@ -88,6 +88,14 @@ fn quant_configuration_feeds_the_fixpipe() {
         q.as_slice::<i8>().unwrap()[..7],
         [2, 2, -4, 127, -128, 1, 0]
     );
+    // The same with the fixpipe's relu: the negative products give 0.
+    pto::tmov_fp_ex(&mut q, &acc, NoTile, pto::FIXPIPE_RELU).unwrap();
+    assert_eq!(q.as_slice::<i8>().unwrap()[..7], [2, 2, 0, 127, 0, 1, 0]);
+    assert_err(
+        pto::tmov_fp_ex(&mut q, &acc, NoTile, 8),
+        ErrorKind::InvalidArgument,
+        "pto_tmov_fp_ex",
+    );
     assert_err(
         pto::set_quant_scalar(1.0, DType::Float32),
         ErrorKind::UnsupportedDType,

@@ -2827,6 +2827,32 @@ public final class Pto {
         }
     }
 
+    /** {@link #tmovFpEx}'s flag: the fixpipe's relu before the rounding (ReluPreMode::NormalRelu). */
+    public static final int FIXPIPE_RELU = 1;
+    /** {@link #tmovFpEx}'s flag: no quantisation word ({@code fp} null), the fixpipe's cast modes. */
+    public static final int FIXPIPE_CAST = 2;
+    /** {@link #tmovFpEx}'s flag: TSTORE's pairs, which add FLOAT32 -> FLOAT32 scaled. */
+    public static final int FIXPIPE_STORE = 4;
+
+    /**
+     * TMOV_FP with options ({@code pto_tmov_fp_ex}): {@link #tmovFp} with the fixpipe's relu,
+     * its cast modes without a quantisation word or TSTORE's pairs, as {@code flags} selects
+     * ({@link #FIXPIPE_RELU}, {@link #FIXPIPE_CAST}, {@link #FIXPIPE_STORE}, combined with |;
+     * 0 is tmovFp itself). {@code fp} null: the calling thread's quantisation parameter.
+     * Written here, not generated: its flags are more than a row of src/operations.def has.
+     */
+    public static void tmovFpEx(Tile dst, Tile src, Tile fp, int flags) {
+        try {
+            PtoNative.pto_tmov_fp_ex(Tile.handleOf(dst, "Pto.tmovFpEx", "dst"),
+                    Tile.handleOf(src, "Pto.tmovFpEx", "src"),
+                    Tile.handleOf(fp, "Pto.tmovFpEx", "fp"), Integer.toUnsignedLong(flags));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(fp);
+        }
+    }
+
     /** {@code tsel} without a scratch tile. */
     public static void tsel(Tile dst, Tile mask, Tile src0, Tile src1) {
         tsel(dst, mask, src0, src1, null);

@@ -102,6 +102,11 @@ class HandBoundTest {
             Pto.tmovFp(q, acc, null);
             assertArrayEquals(new byte[] {2, 2, -4, 127, -128, 1, 0},
                     java.util.Arrays.copyOf(q.readBytes(), 7));
+            // The same with the fixpipe's relu: the negative products give 0.
+            Pto.tmovFpEx(q, acc, null, Pto.FIXPIPE_RELU);
+            assertArrayEquals(new byte[] {2, 2, 0, 127, 0, 1, 0},
+                    java.util.Arrays.copyOf(q.readBytes(), 7));
+            expect(Status.INVALID_ARGUMENT, "pto_tmov_fp_ex", () -> Pto.tmovFpEx(q, acc, null, 8));
             expect(Status.UNSUPPORTED_DTYPE, "pto_set_quant_scalar",
                     () -> ThreadSettings.setQuantScalar(1f, DType.FLOAT32));
             float[] words = new float[32];
