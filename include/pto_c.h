@@ -608,9 +608,10 @@ PTO_API pto_status pto_tile_read_f32(const pto_tile *tile, float *dst, size_t co
  * of a vec NZ tile into a mat or vec NZ tile and of a vec ZN tile into a
  * mat ZN tile.
  * Every other operation refuses a tile whose location is not PTO_LOC_VEC,
- * before its other rules, with PTO_ERR_INVALID_ARGUMENT, e.g. "pto_tadd:
- * src0 is a left NZ tile; only pto_tmov, pto_tmatmul, ... take the cube's
- * tiles", and so does pto_args_set_tile (a program's tile parameters are
+ * or a vec tile in NZ or ZN, before its other rules, with
+ * PTO_ERR_INVALID_ARGUMENT, e.g. "pto_tadd: src0 is a left NZ tile; only
+ * pto_tmov, pto_textract, pto_tinsert and the matrix multiplies ... take the
+ * cube's tiles ...", and so does pto_args_set_tile (a program's tile parameters are
  * vec tiles); pto_tile_create_at places vec tiles only (a cube tile is
  * never in a buffer: pto_tile_buffer is NULL, pto_tile_offset 0).
  * Programs (pto_program_create) model the same memories and layouts in their

@@ -16,9 +16,9 @@ pto_status FailNull(const char* function, const char* operand) {
 
 pto_status FailCubeTile(const char* function, const char* operand, const pto_tile* t) {
   return Fail(PTO_ERR_INVALID_ARGUMENT, function,
-              "%s is %s %s %s tile; only pto_tmov, pto_tmatmul, pto_tmatmul_acc, "
-              "pto_tmatmul_bias, pto_tgemv, pto_tgemv_acc and pto_tgemv_bias take the cube's "
-              "tiles (this operation takes vec tiles)",
+              "%s is %s %s %s tile; only pto_tmov, pto_textract, pto_tinsert and the matrix "
+              "multiplies (pto_tmatmul, pto_tgemv and their forms) take the cube's tiles and "
+              "vec tiles in NZ or ZN (this operation takes row-major vec tiles)",
               operand, LocationArticle(static_cast<pto_location>(t->location)),
               LocationName(static_cast<pto_location>(t->location)),
               LayoutName(static_cast<pto_layout>(t->layout)));

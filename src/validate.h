@@ -98,8 +98,9 @@ class Validator {
     if (ok() && handle == nullptr) status_ = validation::FailNull(function_, operand);
     return *this;
   }
-  // The operand (when given) must be a row-major vec tile: only pto_tmov
-  // and the matrix multiplies take the cube's tiles and vec tiles in a
+  // The operand (when given) must be a row-major vec tile: only pto_tmov,
+  // pto_textract, pto_tinsert and the matrix multiplies take the cube's
+  // tiles and vec tiles in a
   // fractal layout (pto_tile_create_cube; PTO_LOC_VEC and PTO_LAYOUT_ND
   // are both 0).
   PTO_CHECK_INLINE

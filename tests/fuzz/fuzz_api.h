@@ -110,6 +110,12 @@ extern pto_profile g_profile;
  * leaves a sentence that starts with the function's name. */
 void check_status(const char *fn, pto_status got, pto_status want);
 
+/* A tile only the cube's moves, extracts, inserts and multiplies take: a
+ * cube memory's, or a vec tile laid out in NZ or ZN boxes. */
+static inline int is_cube_tile(const pto_tile *t) {
+    return t != NULL && (pto_tile_location(t) != PTO_LOC_VEC || pto_tile_layout(t) != PTO_LAYOUT_ND);
+}
+
 int same_region(const pto_tile *a, const pto_tile *b);
 int region_fits(const pto_tile *inner, const pto_tile *outer);
 int dtypes_equal(const pto_tile *const *t, int n);

@@ -337,8 +337,7 @@ void call_begin(checked_call *c, const char *fn, pto_status want, const pto_tile
      * (test_matmul_cube.c, test_vec_nz.c): any status, and values checked there. */
     int cube = 0;
     for (int i = 0; i < n; i++)
-        cube |= operands[i] != NULL && (pto_tile_location(operands[i]) != PTO_LOC_VEC ||
-                                        pto_tile_layout(operands[i]) != PTO_LAYOUT_ND);
+        cube |= is_cube_tile(operands[i]);
     if (cube && (strcmp(fn, "pto_tmov") == 0 || strcmp(fn, "pto_textract") == 0 ||
                  strcmp(fn, "pto_tinsert") == 0)) {
         c->want = kStatusNotModelled;

@@ -217,7 +217,7 @@ static void fuzz_img2col(pto_tile *dst, const pto_tile *src, unsigned choice) {
                  pto_tile_valid_rows(src) == 0 || pto_tile_valid_rows(src) % image != 0)
             want = PTO_ERR_SHAPE_MISMATCH;
     }
-    const int cube_dst = dst != NULL && pto_tile_location(dst) != PTO_LOC_VEC;
+    const int cube_dst = is_cube_tile(dst);
     checked_call k;
     call_begin(&k, "pto_timg2col", want, (const pto_tile *const[]){dst, src}, 2);
     call_check(&k, pto_timg2col(dst, src, &c, (uint16_t)(choice % 5), (uint16_t)(choice % 7)),
@@ -487,7 +487,7 @@ void fuzz_setval(reader *r, state *st) {
     call_end(&c);
     double out = 42;
     const pto_status read = pto_tgetval(dst, index, out_null ? NULL : &out);
-    const pto_status read_want = dst != NULL && pto_tile_location(dst) != PTO_LOC_VEC
+    const pto_status read_want = is_cube_tile(dst)
                                      ? PTO_ERR_INVALID_ARGUMENT
                                  : dst == NULL || out_null ? PTO_ERR_NULL_ARGUMENT
                                  /* tgetval's dtypes are tsetval's row's */

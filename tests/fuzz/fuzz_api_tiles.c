@@ -92,11 +92,14 @@ void fuzz_create_cube(reader *r, state *st) {
     } else {
         size_t box_rows, box_cols;
         ref_box_shape(dtype, (pto_location)location, (pto_layout)layout, &box_rows, &box_cols);
-        const int row_major_only = location == PTO_LOC_VEC || location == PTO_LOC_BIAS;
+        const int row_major_only = location == PTO_LOC_BIAS;
+        /* vec: ND, or NZ / ZN as A5's vec moves lay it out (512-byte boxes) */
+        const int vec_boxes = location == PTO_LOC_VEC && layout != PTO_LAYOUT_ND &&
+                              layout != PTO_LAYOUT_NZ && layout != PTO_LAYOUT_ZN;
         /* scaling: the fixpipe's one ND row or MX scales in ZZ or NN */
         const int scaling = location == PTO_LOC_SCALING;
         const int one_row = location == PTO_LOC_BIAS || (scaling && layout == PTO_LAYOUT_ND);
-        if ((row_major_only && layout != PTO_LAYOUT_ND) || (one_row && rows != 1) ||
+        if ((row_major_only && layout != PTO_LAYOUT_ND) || vec_boxes || (one_row && rows != 1) ||
             (scaling && layout != PTO_LAYOUT_ND && layout != PTO_LAYOUT_ZZ && layout != PTO_LAYOUT_NN) ||
             (rows % box_rows != 0 && rows != 1) || cols % box_cols != 0)
             want = PTO_ERR_INVALID_ARGUMENT;
