@@ -85,7 +85,14 @@ static uint8_t ref_lowp(float x, pto_dtype dt) {
 
 /* relu (pto_tmov_fp_ex's PTO_FIXPIPE_RELU): a value below zero becomes +0
  * once scaled (and clamped for FLOAT16), before the offset and rounding. */
-static float relu_of(float x, bool relu) { return relu && x < 0 ? 0.0f : x; }
+/* The relu: a value below zero becomes +0; NaN and -0 are kept (decided
+ * on the bits, so that no compiler rewrites it as a maximum, which would
+ * turn -0 into +0). */
+static float relu_of(float x, bool relu) {
+    const uint32_t b = bits_of(x);
+    const bool below_zero = (b >> 31) != 0 && (b & 0x7FFFFFFFu) != 0 && (b & 0x7FFFFFFFu) <= 0x7F800000u;
+    return relu && below_zero ? 0.0f : x;
+}
 
 static uint64_t ref_convert_relu(pto_dtype sdt, uint32_t sbits, pto_dtype ddt, uint64_t w, bool vector,
                                  bool relu) {
