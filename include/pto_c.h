@@ -87,9 +87,9 @@ extern "C" {
 #endif
 
 #define PTO_VERSION_MAJOR 0
-#define PTO_VERSION_MINOR 5
+#define PTO_VERSION_MINOR 6
 #define PTO_VERSION_PATCH 0
-#define PTO_VERSION_STRING "0.5.0"
+#define PTO_VERSION_STRING "0.6.0"
 
 /* Largest tile, in bytes (rows * cols * element size), that pto_tile_create
  * and pto_tile_create_at accept, and largest buffer that pto_buffer_create and

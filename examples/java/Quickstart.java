@@ -8,7 +8,7 @@
 // bindings/java; it carries its native libraries), run this single file from
 // the checkout (KERNEL.pto defaults to examples/kernels/softmax.pto):
 //
-//   java -cp build/bindings/java/maven/pto-0.5.0.jar examples/java/Quickstart.java [KERNEL.pto]
+//   java -cp build/bindings/java/maven/pto-0.6.0.jar examples/java/Quickstart.java [KERNEL.pto]
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

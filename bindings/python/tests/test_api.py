@@ -13,7 +13,7 @@ from helpers import source_file
 
 
 def test_version_and_target():
-    assert pto.__version__ == "0.5.0"
+    assert pto.__version__ == "0.6.0"
     target = pto.simd_target()
     assert isinstance(target, str) and target
 

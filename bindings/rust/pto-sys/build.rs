@@ -14,7 +14,7 @@ fn main() {
         return;
     }
     let library = match pkg_config::Config::new()
-        .atleast_version("0.5.0")
+        .atleast_version("0.6.0")
         .probe("pto")
     {
         Ok(library) => library,

@@ -495,9 +495,9 @@ func Swig_malloc(arg1 int) (_swig_ret uintptr) {
 }
 
 const PTO_VERSION_MAJOR int = 0
-const PTO_VERSION_MINOR int = 5
+const PTO_VERSION_MINOR int = 6
 const PTO_VERSION_PATCH int = 0
-const PTO_VERSION_STRING string = "0.5.0"
+const PTO_VERSION_STRING string = "0.6.0"
 type Enum_SS_pto_dtype int
 func _swig_getPTO_INT8() (_swig_ret Enum_SS_pto_dtype) {
 	var swig_r Enum_SS_pto_dtype
