@@ -3,7 +3,7 @@
 # every function of an earlier release (the ABI only grows) and carries the
 # SONAME of its ABI version.
 # Usage: check-exports.sh LIBPTO_SO HEADER RELEASED_SYMBOLS SONAME
-# RELEASED_SYMBOLS lists the functions of the last release (0.5.0); a new
+# RELEASED_SYMBOLS lists the functions of the last release (0.6.0); a new
 # function needs no line there.
 set -euo pipefail
 lib=$1 header=$2 expected=$3 soname=$4
