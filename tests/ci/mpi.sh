@@ -16,7 +16,7 @@ for impl in mpich ompi; do
   # The Open MPI tree also builds the Python package: pto.mpi beside
   # Debian's python3-mpi4py, which is built on Open MPI (tests mpi4py-2 and mpi4py-4).
   python=disabled
-  targets=(tools/pto-run/pto-run tools/pto-run/pto-run-mpi)
+  targets=(tools/pto-run/pto-run tools/pto-run/pto-run-mpi tests/mpi/test_mpi_bindings)
   if [ $impl = ompi ]; then
     python=enabled
     targets+=(pto-python)
@@ -35,6 +35,10 @@ for impl in mpich ompi; do
   # MPIs (tests/ci/mpi.sh "$root" rma-both runs Open MPI's RMA too).
   if [ $impl = mpich ] || [ "${2:-}" = rma-both ]; then
     PTO_MPI_SHARED=0 timeout 600 meson test -C "$dir" --no-rebuild --suite mpi --print-errorlogs
+  else
+    # The bindings past a window on Open MPI's RMA path too (a few seconds).
+    PTO_MPI_SHARED=0 timeout 120 meson test -C "$dir" --no-rebuild mpi-bindings-2 mpi-bindings-3 \
+      --print-errorlogs
   fi
   timeout 120 meson test -C "$dir" --no-rebuild comm-blocks --print-errorlogs
 done

@@ -17,6 +17,7 @@ import time
 import numpy as np
 
 import comm_cases  # the cases of pto-isa's comm ST forms (comm_cases.py)
+import fault_jobs  # random kernels with one rank's fault (fault_jobs.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HARD_LIMIT = 120  # seconds for one mpiexec run, whatever happens
@@ -157,6 +158,15 @@ def case_timeout(launcher, tool, n, tmp):
         assert f"block 0: element 0 of the signal %sig is {n}, waiting for >= {n + 1}" in line, line
     assert "allgather.pto:" in p.stderr and "no notify within 2 s" in p.stderr, p.stderr
     assert took < limit + 60, f"took {took:.1f} s"
+
+
+def case_bindings(launcher, tool, n, tmp):
+    """bindings.c (TOOL) on n ranks: bindings past a window and the context's
+    entries past the last rank refused with nothing written, a put inside
+    the window landing; every rank says so."""
+    p, _ = mpiexec(launcher, n, [tool], cwd=tmp)
+    check_run(p)
+    assert p.stdout.count("bindings: ok") == n, p.stdout + p.stderr
 
 
 def case_blocks(launcher, tool, n, tmp):
@@ -363,7 +373,8 @@ def case_dispatch_meta(launcher, tool, n, tmp):
 def main():
     launcher, tool, n, case = sys.argv[1], os.path.abspath(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     with tempfile.TemporaryDirectory() as tmp:
-        run = globals().get("case_" + case) or getattr(comm_cases, "case_" + case)
+        run = (globals().get("case_" + case) or getattr(comm_cases, "case_" + case, None) or
+               getattr(fault_jobs, "case_" + case))
         run(launcher, tool, n, tmp)
     print(f"{case} on {n} ranks: ok")
 

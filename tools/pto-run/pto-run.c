@@ -6,9 +6,10 @@
  * (pto_last_error() on stderr, "FILE:LINE:COL: error: ..."); 2 a usage error
  * (bad option or argument, unreadable file, bad value, unknown name, dtype or
  * shape mismatch). */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+#define _POSIX_C_SOURCE 200809L /* setenv, open_memstream */
 #include <errno.h>
 #include <stdarg.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,18 +81,62 @@ static const char kUsage[] =
 
 /* ---- messages ----------------------------------------------------------- */
 
+/* text (len bytes) to stderr in as few write(2) calls as the pipe takes:
+ * one for a message up to PIPE_BUF bytes, so that another process's
+ * messages on the same stderr (an MPI job's other ranks) never land inside
+ * it. */
+static void write_whole(const char *text, size_t len) {
+    fflush(stderr);
+    while (len > 0) {
+        const ssize_t n = write(STDERR_FILENO, text, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        text += n;
+        len -= (size_t)n;
+    }
+}
+
+/* One message, whole: the prefix (pto-run-mpi: "rank R: "), the text, a
+ * newline, in one write. */
+static void vsay(const char *prefix, const char *format, va_list args) {
+    char line[4096];
+    const size_t cap = sizeof(line) - 1; /* room for the newline */
+#ifdef PTO_RUN_MPI
+    int n = snprintf(line, cap, "%srank %d: ", prefix, pto_mpi_rank());
+#else
+    int n = snprintf(line, cap, "%s", prefix);
+#endif
+    if (n < 0 || (size_t)n >= cap)
+        n = 0;
+    const int m = vsnprintf(line + n, cap - (size_t)n, format, args);
+    size_t len = (size_t)n;
+    if (m > 0)
+        len += (size_t)m < cap - (size_t)n ? (size_t)m : cap - (size_t)n - 1;
+    line[len++] = '\n';
+    write_whole(line, len);
+}
+
+static void say(const char *prefix, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void say(const char *prefix, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vsay(prefix, format, args);
+    va_end(args);
+}
+
+static int usage_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *format, ...) {
     va_list args;
     va_start(args, format);
-    fputs(PTO_RUN_NAME ": ", stderr);
-    vfprintf(stderr, format, args);
-    fputs("\n", stderr);
+    vsay(PTO_RUN_NAME ": ", format, args);
     va_end(args);
     return EXIT_USAGE;
 }
 
 static int run_error(void) {
-    fprintf(stderr, "%s\n", pto_last_error());
+    say("", "%s", pto_last_error());
     return EXIT_RUN_ERROR;
 }
 
@@ -237,7 +282,7 @@ static int parse_command_line(int argc, char **argv, options *o) {
                 fputs(kUsage, stdout);
                 return PARSE_EXIT_OK;
             } else if (strcmp(arg, "--version") == 0) {
-                printf("pto-run (libpto) %s\n", pto_version_string());
+                printf(PTO_RUN_NAME " (libpto) %s\n", pto_version_string());
                 return PARSE_EXIT_OK;
             } else if (strcmp(arg, "--check") == 0) {
                 o->check = 1;
@@ -279,10 +324,10 @@ static int parse_command_line(int argc, char **argv, options *o) {
                     return usage_error("--out '%s' is not NAME=FILE.npy", v);
                 ++o->out_count;
             } else {
-                return usage_error("unknown option '%s' (see pto-run --help)", arg);
+                return usage_error("unknown option '%s' (see " PTO_RUN_NAME " --help)", arg);
             }
         } else if (!options_done && arg[0] == '-' && arg[1] != '\0') {
-            return usage_error("unknown option '%s' (see pto-run --help)", arg);
+            return usage_error("unknown option '%s' (see " PTO_RUN_NAME " --help)", arg);
         } else if (o->file == NULL) {
             o->file = arg;
         } else if (split_name_value(arg, &o->values[o->value_count]) == 0) {
@@ -293,7 +338,7 @@ static int parse_command_line(int argc, char **argv, options *o) {
         }
     }
     if (o->file == NULL)
-        return usage_error("missing FILE.pto (see pto-run --help)");
+        return usage_error("missing FILE.pto (see " PTO_RUN_NAME " --help)");
     return PARSE_OK;
 }
 
@@ -392,8 +437,18 @@ static int find_param(const pto_program *p, const name_value *nv, size_t *index)
     name[nv->name_len] = '\0';
     if (pto_program_param_find(p, name, index) == PTO_OK)
         return 0;
-    fprintf(stderr, "pto-run: unknown parameter '%s'; the program's parameters are:\n", name);
-    list_parameters(p, stderr);
+    /* The sentence and the list, one message. */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (out == NULL)
+        return usage_error("unknown parameter '%s'", name);
+    list_parameters(p, out);
+    fclose(out);
+    if (len > 0 && text[len - 1] == '\n')
+        text[len - 1] = '\0';
+    usage_error("unknown parameter '%s'; the program's parameters are:\n%s", name, text);
+    free(text);
     return EXIT_USAGE;
 }
 
@@ -723,6 +778,8 @@ static int bind_windows(run *r, pto_mpi **window) {
             total += (r->params[i].array.header.nbytes + 63) / 64 * 64;
     if (pto_mpi_window_create(total, window) != PTO_OK)
         return usage_error("%s", pto_mpi_last_error());
+    /* Every rank holds a window from here on (a failed creation fails on
+     * every rank), and meets the others in pto_mpi_agree. */
     char *base = pto_mpi_window_base(*window);
     size_t at = 0;
     for (size_t i = 0; i < r->count; ++i) {
@@ -759,32 +816,46 @@ static int bind_windows(run *r, pto_mpi **window) {
     return 0;
 }
 
-/* The launch between two barriers: every rank's window is ready before any
- * block starts, and every transfer is complete before any rank writes its
- * results. A rank whose launch fails still meets the others at the second
- * barrier (their waits end after PTO_COMM_TIMEOUT), so each reports its own
- * error; a failing MPI ends the job (MPI_Abort). */
+/* Whether this rank met the others in the agreement before the window. */
+static int g_agreed = 0;
+
+/* The line of a rank that did not fail, once another did. */
+static int stopped_by(int failed) {
+    say(PTO_RUN_NAME ": ", "stopped: rank %d failed", failed);
+    return EXIT_RUN_ERROR;
+}
+
+/* The launch between two agreements (pto_mpi_agree, each a barrier too):
+ * every rank's window is ready and bound before any block starts, and every
+ * transfer is complete before any rank writes its results. A rank that
+ * fails prints its own message and says so in the agreement, which ends
+ * the other ranks' waits at their next poll (not after PTO_COMM_TIMEOUT);
+ * they print one line naming it. A rank whose launch failed only because a
+ * peer failed (pto_mpi_window_stopped_by) prints that line, not the wait's
+ * error. */
 static int launch_on_ranks(const options *o, run *r) {
     pto_mpi *window = NULL;
     int rc = bind_windows(r, &window);
-    if (rc != 0) {
-        pto_mpi_abort(rc);
+    if (window == NULL) /* the creation failed on every rank, each said why */
         return rc;
+    int failed = pto_mpi_agree(window, rc != 0);
+    if (failed >= 0) {
+        if (rc == 0)
+            rc = stopped_by(failed);
+    } else {
+        int own = 0;
+        if (pto_program_launch(r->program, o->blocks, r->args) != PTO_OK) {
+            rc = EXIT_RUN_ERROR;
+            own = pto_mpi_window_stopped_by(window) < 0;
+            if (own)
+                run_error();
+        }
+        failed = pto_mpi_agree(window, own);
+        if (failed >= 0 && !own)
+            rc = stopped_by(failed);
+        if (rc == 0)
+            rc = write_outputs(r);
     }
-    if (pto_mpi_barrier(window) != PTO_OK) {
-        fprintf(stderr, "%s\n", pto_mpi_last_error());
-        pto_mpi_abort(EXIT_RUN_ERROR);
-    }
-    if (pto_program_launch(r->program, o->blocks, r->args) != PTO_OK) {
-        fprintf(stderr, "rank %d: %s\n", pto_mpi_rank(), pto_last_error());
-        rc = EXIT_RUN_ERROR;
-    }
-    if (pto_mpi_barrier(window) != PTO_OK) {
-        fprintf(stderr, "%s\n", pto_mpi_last_error());
-        pto_mpi_abort(EXIT_RUN_ERROR);
-    }
-    if (rc == 0)
-        rc = write_outputs(r);
     /* Results written from the window before it goes. */
     for (size_t i = 0; i < r->count; ++i)
         r->params[i].window_data = NULL;
@@ -849,8 +920,12 @@ static int verify_and_run(const options *o, const char *text, size_t length) {
     if (rc == 0)
         rc = bind_all(&r, o);
 #ifdef PTO_RUN_MPI
-    if (rc != 0)
-        pto_mpi_abort(rc);
+    /* Every rank read and bound its program: the window and the launch
+     * only if every rank did (else each says why, or whom it stops for). */
+    g_agreed = 1;
+    const int failed = pto_mpi_agree(NULL, rc != 0);
+    if (failed >= 0 && rc == 0)
+        rc = stopped_by(failed);
     if (rc == 0)
         rc = launch_on_ranks(o, &r);
 #else
@@ -902,9 +977,14 @@ int main(int argc, char **argv) {
     free(o.outs);
     free(o.values);
 #ifdef PTO_RUN_MPI
-    /* A rank that stops before the window would leave the others in it. */
-    if (rc != 0 && rc != PARSE_EXIT_OK && rc != EXIT_RUN_ERROR)
-        pto_mpi_abort(rc);
+    /* A rank that stopped before binding its program (a usage error, a
+     * parse or verifier error, --check, --help) meets the others in the
+     * same agreement, so none of them is left waiting for it in the window. */
+    if (!g_agreed) {
+        const int failed = pto_mpi_agree(NULL, rc != 0 && rc != PARSE_EXIT_OK);
+        if (failed >= 0 && (rc == 0 || rc == PARSE_EXIT_OK))
+            rc = stopped_by(failed);
+    }
     for (int i = 0; i < argc; ++i)
         free(argv[i]);
     free(argv);

@@ -230,7 +230,9 @@ class Block {
   pto_status FloatInstr(const Instr& in);
   pto_status ScalarAccess(const Instr& in, bool load);
   pto_status AddPtr(const Instr& in);
-  bool WindowMove(const Instr& in);
+  // 1: moved into another rank's window; 0: not such a move; -1: a move
+  // the transport refuses (*why says why).
+  int WindowMove(const Instr& in, std::string* why);
   // pto.comm.* (execute_comm.cc).
   pto_status Comm(const Instr& in);
   pto_status CommCopy(const Instr& in);

@@ -82,31 +82,52 @@ pto_status Block::ScalarValue(const Instr& in, bool load, pto_dtype d, char* at)
 // bases, negative as often as not): allowed where both addresses lie in
 // windows (pto_comm.h) at offsets that keep the pointer inside the buffer's
 // copy there; the moved pointer is then that rank's memory.
-bool Block::WindowMove(const Instr& in) {
+int Block::WindowMove(const Instr& in, std::string* why) {
   const Binding& base = pointers_[in.b];
   const size_t size = pto_dtype_size(static_cast<pto_dtype>(in.d));
   const comm::Target from = comm::Resolve(base.data, 1);
-  if (from.rank < 0) return false;
-  char* to_address = base.data + ints_[in.c] * static_cast<int64_t>(size);
+  if (from.rank < 0) return 0;
+  // The moved address in unsigned arithmetic, refused where it wraps.
+  const int64_t offset = ints_[in.c];
+  const uint64_t magnitude = offset < 0 ? 0 - static_cast<uint64_t>(offset) : static_cast<uint64_t>(offset);
+  const uintptr_t at = reinterpret_cast<uintptr_t>(base.data);
+  if (magnitude > UINTPTR_MAX / size ||
+      (offset < 0 ? magnitude * size > at : magnitude * size > UINTPTR_MAX - at))
+    return 0;
+  char* to_address = reinterpret_cast<char*>(offset < 0 ? at - magnitude * size : at + magnitude * size);
   const comm::Target to = comm::Resolve(to_address, 1);
-  if (to.rank < 0 || to.rank == from.rank) return false;
+  if (to.rank == comm::kRefused) {
+    std::string reason;
+    comm::InOneWindow(to_address, 1, &reason);
+    *why = "moves " + PointerName(in.b) + " from rank " + std::to_string(from.rank) +
+           "'s window to an address no window holds: " + reason;
+    return -1;
+  }
+  if (to.rank < 0 || to.rank == from.rank) return 0;
   const int64_t moved = (static_cast<int64_t>(to.offset) - static_cast<int64_t>(from.offset)) /
                         static_cast<int64_t>(size);
   if (moved < 0 || moved > base.count ||
       (static_cast<int64_t>(to.offset) - static_cast<int64_t>(from.offset)) % static_cast<int64_t>(size) != 0)
-    return false;
+    return 0;
   Binding& result = pointers_[in.a];
   result = base;
   result.data = to_address;
   result.count = base.count - moved;
   result.peer = to.rank != comm::Rank();
-  return true;
+  return 1;
 }
 
 pto_status Block::AddPtr(const Instr& in) {
   const Binding& base = pointers_[in.b];
   const int64_t offset = ints_[in.c];
-  if ((offset < 0 || offset > base.count) && p_.uses_comm && WindowMove(in)) return PTO_OK;
+  if ((offset < 0 || offset > base.count) && p_.uses_comm) {
+    std::string why;
+    const int moved = WindowMove(in, &why);
+    if (moved > 0) return PTO_OK;
+    if (moved < 0)
+      return Error(in, PTO_ERR_OUT_OF_RANGE,
+                   "pto.addptr: offset " + std::to_string(offset) + " " + why);
+  }
   if (offset < 0 || offset > base.count)
     return Error(in, PTO_ERR_OUT_OF_RANGE,
                  "pto.addptr: offset " + std::to_string(offset) + " is outside " +
