@@ -10,6 +10,7 @@
  *     (those addresses would stand for rank 1's own window);
  *   - rank 0 does the same with the last rank's copy (the addresses past
  *     it stand for no rank);
+ *   - every rank binds its own window with the same length;
  *   - the context's entry for rank N (past the last rank), bound or reached
  *     by pto.addptr from the own window, is refused naming rank N and the
  *     number of ranks;
@@ -149,6 +150,14 @@ int main(int argc, char **argv) {
                  target, WINDOW);
         check(strstr(sentence, want) != NULL, "the refusal names the rank and the window", sentence);
         printf("rank %d: refused: %s\n", g_rank, sentence);
+    }
+    /* Past the own window: refused the same way, naming the own rank. */
+    {
+        pto_status s = launch(put, base, (size_t)FLOATS * 4, src, WINDOW / 4, sentence, sizeof(sentence));
+        snprintf(want, sizeof(want), "20480 bytes at offset 0 of rank %d's window do not lie inside it",
+                 g_rank);
+        check(s == PTO_ERR_OUT_OF_RANGE && strstr(sentence, want) != NULL,
+              "a binding past the own window is refused", sentence);
     }
     pto_mpi_barrier(w);
     check(all_bytes(base, size, 0xAB), "no window's byte is written by a refused binding", NULL);

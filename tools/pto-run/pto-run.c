@@ -5,14 +5,17 @@
  * Exit status: 0 success; 1 the program did not verify or failed at run time
  * (pto_last_error() on stderr, "FILE:LINE:COL: error: ..."); 2 a usage error
  * (bad option or argument, unreadable file, bad value, unknown name, dtype or
- * shape mismatch). */
+ * shape mismatch). pto-run-mpi (-DPTO_RUN_MPI): the same on the rank that
+ * failed, each message one whole write prefixed "rank R: "; 1 on every rank
+ * stopped by another's failure, which prints "pto-run-mpi: rank R: stopped:
+ * rank F failed" (pto_mpi_agree, docs/multi-card.md). */
 #define _POSIX_C_SOURCE 200809L /* setenv, open_memstream */
 #include <errno.h>
 #include <stdarg.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "npy.h"
 #include "pto_c.h"
@@ -41,7 +44,10 @@ static const char kUsage[] =
     "CommDeviceContext (an i64 pointer). {rank} and {size} in any\n"
     "argument are this rank and the number of ranks (--out y=y{rank}.npy,\n"
     "r={rank}). --out writes this rank's copy. PTO_COMM_TIMEOUT (seconds,\n"
-    "default 60) ends a pto.comm.twait that is never satisfied.\n"
+    "default 60) ends a pto.comm.twait that is never satisfied. A rank that\n"
+    "fails prints its error and ends every rank (the others print one line\n"
+    "naming it; within PTO_MPI_FAIL_WAIT seconds, default 5, plus MPI_Abort's\n"
+    "time where a rank does not answer); every rank then exits non-zero.\n"
     "\n"
 #endif
     "Usage: pto-run FILE.pto [--profile HOST|A2A3|A5] [--board] [--blocks N] [--check]\n"
