@@ -4,7 +4,9 @@
 # MPICH and once with Open MPI, each in a build tree of its own, every test
 # under a hard time limit, on shared-memory windows (one machine's default);
 # with MPICH once more on MPI RMA (PTO_MPI_SHARED=0), the path of windows
-# that span machines. Needs mpich libmpich-dev openmpi-bin
+# that span machines, and Open MPI's RMA for the bindings tests. The suite's
+# mpi-faults (tests/mpi/fault_jobs.py, 16 jobs with faults a run) takes
+# 15-30 s of each pass here. Needs mpich libmpich-dev openmpi-bin
 # libopenmpi-dev python3-mpi4py (README's package list) and numpy for
 # /usr/bin/python3.
 # Usage: tests/ci/mpi.sh [BUILD_ROOT [rma-both]]   (default: build-mpi)

@@ -17,7 +17,8 @@ signal, and waits for its own. The faults, one rank each:
   timeout   every rank waits for a notify that never comes (PTO_COMM_TIMEOUT
             2 s): the first rank's time limit ends every rank
   kill      the rank killed by a signal (SIGKILL, SIGSEGV or SIGTERM) while
-            every rank waits: the launcher ends the job
+            every rank waits: the launcher ends the job; the rank says
+            "ended by signal" first where it can catch the signal
 Every faulty job must exit non-zero within its bound (PTO_COMM_TIMEOUT is 30
 s for the other faults, so no wait's own limit can end them), the failing
 rank's message once and whole, every other rank's one line naming it, no
@@ -90,6 +91,20 @@ def broken(text, rng):
     return "\n".join(lines) + "\n"
 
 
+def catches_sigterm(pid):
+    """Whether process pid has a handler for SIGTERM (pto-run-mpi installs
+    its handlers right after MPI starts: a signal before that ends the
+    process silently)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("SigCgt:"):
+                    return bool(int(line.split()[1], 16) >> (signal.SIGTERM - 1) & 1)
+    except OSError:
+        pass
+    return False
+
+
 def env_for(timeout):
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_rmaps_base_oversubscribe="1",
@@ -144,7 +159,9 @@ def run_job(launcher, tool, tmp, job, rng):
         time.sleep(0.5 + rng.random())
         try:
             with open(pidfile) as f:
-                os.kill(int(f.read().strip()), sig)
+                pid = int(f.read().strip())
+            job["caught"] = catches_sigterm(pid) and sig != signal.SIGKILL
+            os.kill(pid, sig)
             job["signal"] = sig.name
         except (OSError, ValueError):
             pass
@@ -178,9 +195,13 @@ def run_job(launcher, tool, tmp, job, rng):
     if took > bound:
         return f"{where}: ended {took:.1f} s after the fault (bound {bound} s)\n{err}"
     if fault == "kill":
-        # The launcher names the rank it lost; nobody waited out the 30 s limit.
+        # The launcher names the rank it lost; nobody waited out the 30 s limit;
+        # a rank that had its handlers when a catchable signal came said so once.
         if "no notify within" in err:
             return f"{where}: a rank waited out its time limit\n{err}"
+        said = err.count(f"pto-run-mpi: rank {victim}: ended by signal {job.get('signal')}\n")
+        if job.get("caught") and said != 1:
+            return f"{where}: the killed rank's line {said} times, not once\n{err}"
         return None
     own = {
         "broken": re.compile(rf"^rank {victim}: .*k_bad\.pto:\d+:\d+: error: "),
@@ -229,7 +250,9 @@ def case_faults(launcher, tool, n, tmp):
         counts[job["fault"]] = counts.get(job["fault"], 0) + 1
         faults += job["fault"] != "none"
         slowest = max(slowest, job.get("took", HARD_LIMIT))
-        what = (f"job {j}: {job['fault']}{' (' + job['signal'] + ')' if 'signal' in job else ''} "
+        sig = (f" ({job['signal']}{', its line checked' if job.get('caught') else ''})"
+               if "signal" in job else "")
+        what = (f"job {j}: {job['fault']}{sig} "
                 f"on rank {job.get('victim', '?')} of {job.get('ranks', '?')}, "
                 f"{job.get('took', HARD_LIMIT):.1f} s")
         if problem:

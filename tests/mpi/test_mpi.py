@@ -169,6 +169,22 @@ def case_bindings(launcher, tool, n, tmp):
     assert p.stdout.count("bindings: ok") == n, p.stdout + p.stderr
 
 
+def case_usage(launcher, tool, n, tmp):
+    """A usage error on every rank (a peer rank the job does not have), eight
+    times: each run exits non-zero with every rank's message, whole, never
+    lost (pto-run-mpi ends such runs through pto_mpi_agree, not MPI_Abort)."""
+    sources(tmp, n)
+    args = gather_args(tool, "allgather.pto", n, [])
+    args = [a if not a.startswith("d3=") else f"d3=gath@{n}" for a in args]
+    for attempt in range(8):
+        p, took = mpiexec(launcher, n, args, cwd=tmp)
+        assert p.returncode != 0, f"run {attempt}: exit 0"
+        for r in range(n):
+            line = f"pto-run-mpi: rank {r}: d3=gath@{n}: @{n} is not a rank (0..{n - 1})"
+            assert p.stderr.count(line) == 1, f"run {attempt}, rank {r}: {line!r} not once in\n{p.stderr}"
+        assert took < 30, f"run {attempt} took {took:.1f} s"
+
+
 def case_blocks(launcher, tool, n, tmp):
     """8 blocks a rank meeting at a signal; under MPI with its calls
     serialised (PTO_MPI_SERIALIZE: an MPI below MPI_THREAD_MULTIPLE)."""

@@ -20,6 +20,8 @@
 #include "npy.h"
 #include "pto_c.h"
 #ifdef PTO_RUN_MPI
+#include <signal.h>
+
 #include "pto_mpi.h"
 #endif
 
@@ -869,6 +871,61 @@ static int launch_on_ranks(const options *o, run *r) {
     return rc;
 }
 
+/* A rank ended by a signal says so, one whole line, before the signal's
+ * own action (MPI's handler where it installed one, else the default), so
+ * that the job's output names the rank that crashed or was stopped as well
+ * as the launcher's report does. The lines are made before any signal
+ * comes: the handler only writes. */
+static const int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM};
+static const char *const kFatalNames[] = {"SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGABRT", "SIGTERM"};
+#define FATAL_SIGNALS (sizeof(kFatalSignals) / sizeof(kFatalSignals[0]))
+static char g_fatal_lines[FATAL_SIGNALS][96];
+static size_t g_fatal_lengths[FATAL_SIGNALS];
+static struct sigaction g_fatal_before[FATAL_SIGNALS];
+
+static void on_fatal_signal(int sig, siginfo_t *info, void *context) {
+    for (size_t i = 0; i < FATAL_SIGNALS; ++i) {
+        if (kFatalSignals[i] != sig)
+            continue;
+        const ssize_t written = write(STDERR_FILENO, g_fatal_lines[i], g_fatal_lengths[i]);
+        (void)written;
+        const struct sigaction *before = &g_fatal_before[i];
+        if ((before->sa_flags & SA_SIGINFO) != 0 && before->sa_sigaction != NULL) {
+            before->sa_sigaction(sig, info, context);
+        } else if (before->sa_handler != SIG_DFL && before->sa_handler != SIG_IGN &&
+                   before->sa_handler != NULL) {
+            before->sa_handler(sig);
+        }
+        break;
+    }
+    /* Then the default action: the process ends by the signal. */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_fatal_signals(void) {
+    for (size_t i = 0; i < FATAL_SIGNALS; ++i) {
+        const int n = snprintf(g_fatal_lines[i], sizeof(g_fatal_lines[i]),
+                               "pto-run-mpi: rank %d: ended by signal %s\n", pto_mpi_rank(),
+                               kFatalNames[i]);
+        g_fatal_lengths[i] = n > 0 && (size_t)n < sizeof(g_fatal_lines[i]) ? (size_t)n : 0;
+        struct sigaction action;
+        memset(&action, 0, sizeof(action));
+        action.sa_sigaction = on_fatal_signal;
+        action.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NODEFER;
+        sigemptyset(&action.sa_mask);
+        sigaction(kFatalSignals[i], &action, &g_fatal_before[i]);
+    }
+}
+
+/* The actions from before catch_fatal_signals: once a rank's outcome is
+ * printed, a signal while MPI finishes (Open MPI's launcher ends the other
+ * ranks of a job that one left non-zero) adds no line. */
+static void release_fatal_signals(void) {
+    for (size_t i = 0; i < FATAL_SIGNALS; ++i)
+        sigaction(kFatalSignals[i], &g_fatal_before[i], NULL);
+}
+
 /* arg with {rank} and {size} replaced (a new string), or NULL for no memory. */
 static char *expand_rank(const char *arg) {
     char rank[16], size[16];
@@ -957,6 +1014,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "pto-run-mpi: %s\n", pto_mpi_last_error());
         return EXIT_RUN_ERROR;
     }
+    catch_fatal_signals();
     char **expanded = calloc((size_t)argc + 1, sizeof(char *));
     for (int i = 0; expanded != NULL && i < argc; ++i)
         if ((expanded[i] = expand_rank(argv[i])) == NULL) {
@@ -994,6 +1052,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < argc; ++i)
         free(argv[i]);
     free(argv);
+    release_fatal_signals();
     pto_mpi_finalize();
 #endif
     return rc == PARSE_EXIT_OK ? 0 : rc;

@@ -230,9 +230,7 @@ class Block {
   pto_status FloatInstr(const Instr& in);
   pto_status ScalarAccess(const Instr& in, bool load);
   pto_status AddPtr(const Instr& in);
-  // 1: moved into another rank's window; 0: not such a move; -1: a move
-  // the transport refuses (*why says why).
-  int WindowMove(const Instr& in, std::string* why);
+  bool WindowMove(const Instr& in, pto_status* status);
   // pto.comm.* (execute_comm.cc).
   pto_status Comm(const Instr& in);
   pto_status CommCopy(const Instr& in);
