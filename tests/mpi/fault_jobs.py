@@ -3,7 +3,7 @@ pto-run-mpi, most with one fault injected into one rank, each job under a
 hard time limit that counts as a failure (a hang).
 
 Run through test_mpi.py (test_mpi.py MPIEXEC PTO_RUN_MPI RANKS faults);
-PTO_FAULT_JOBS (default 16) jobs, PTO_FAULT_SEED (default: random, printed)
+PTO_FAULT_JOBS (default 12) jobs, PTO_FAULT_SEED (default: random, printed)
 draws them. A kernel: every rank puts its ROWSxCOLS source (f32, i32 or
 f16) into rows OFF.. of the next rank's dst, notifies the next rank's
 signal, and waits for its own. The faults, one rank each:
@@ -235,7 +235,7 @@ def run_job(launcher, tool, tmp, job, rng):
 
 
 def case_faults(launcher, tool, n, tmp):
-    jobs = int(os.environ.get("PTO_FAULT_JOBS", "16"))
+    jobs = int(os.environ.get("PTO_FAULT_JOBS", "12"))
     seed = int(os.environ.get("PTO_FAULT_SEED", str(random.randrange(1 << 30))))
     print(f"seed {seed} (PTO_FAULT_SEED={seed} draws the same jobs)")
     rng = random.Random(seed)

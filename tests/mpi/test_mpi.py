@@ -170,13 +170,13 @@ def case_bindings(launcher, tool, n, tmp):
 
 
 def case_usage(launcher, tool, n, tmp):
-    """A usage error on every rank (a peer rank the job does not have), eight
+    """A usage error on every rank (a peer rank the job does not have), four
     times: each run exits non-zero with every rank's message, whole, never
     lost (pto-run-mpi ends such runs through pto_mpi_agree, not MPI_Abort)."""
     sources(tmp, n)
     args = gather_args(tool, "allgather.pto", n, [])
     args = [a if not a.startswith("d3=") else f"d3=gath@{n}" for a in args]
-    for attempt in range(8):
+    for attempt in range(4):
         p, took = mpiexec(launcher, n, args, cwd=tmp)
         assert p.returncode != 0, f"run {attempt}: exit 0"
         for r in range(n):
