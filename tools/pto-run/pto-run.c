@@ -835,7 +835,8 @@ static int stopped_by(int failed) {
 
 /* The launch between two agreements (pto_mpi_agree, each a barrier too):
  * every rank's window is ready and bound before any block starts, and every
- * transfer is complete before any rank writes its results. A rank that
+ * transfer is complete before any rank writes its results (a third
+ * agreement after writing them: a rank that cannot fails the job). A rank that
  * fails prints its own message and says so in the agreement, which ends
  * the other ranks' waits at their next poll (not after PTO_COMM_TIMEOUT);
  * they print one line naming it. A rank whose launch failed only because a
@@ -861,8 +862,13 @@ static int launch_on_ranks(const options *o, run *r) {
         failed = pto_mpi_agree(window, own);
         if (failed >= 0 && !own)
             rc = stopped_by(failed);
-        if (rc == 0)
+        if (rc == 0) {
+            /* A rank that cannot write its results fails the job as well. */
             rc = write_outputs(r);
+            failed = pto_mpi_agree(window, rc != 0);
+            if (failed >= 0 && rc == 0)
+                rc = stopped_by(failed);
+        }
     }
     /* Results written from the window before it goes. */
     for (size_t i = 0; i < r->count; ++i)
