@@ -183,6 +183,20 @@ def case_usage(launcher, tool, n, tmp):
             line = f"pto-run-mpi: rank {r}: d3=gath@{n}: @{n} is not a rank (0..{n - 1})"
             assert p.stderr.count(line) == 1, f"run {attempt}, rank {r}: {line!r} not once in\n{p.stderr}"
         assert took < 30, f"run {attempt} took {took:.1f} s"
+    # The last rank given --check: no rank launches (none waits for it in a
+    # window); the others say so.
+    if launcher != "-":
+        good = gather_args(tool, "allgather.pto", n, [])
+        cmd = [launcher, "-n", str(n - 1)] + good + [":", "-n", "1", tool, "--check",
+                                                      os.path.join(HERE, "allgather.pto")]
+        env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+                   OMPI_MCA_rmaps_base_oversubscribe="1",
+                   OMPI_MCA_btl_vader_single_copy_mechanism="none")
+        p = subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True, timeout=HARD_LIMIT)
+        assert p.returncode != 0 and "verified under profile" in p.stdout, p.stdout + p.stderr
+        for r in range(n - 1):
+            line = f"pto-run-mpi: rank {r}: stopped: rank {n - 1} does not launch"
+            assert p.stderr.count(line) == 1, p.stderr
 
 
 def case_blocks(launcher, tool, n, tmp):

@@ -992,9 +992,16 @@ static int verify_and_run(const options *o, const char *text, size_t length) {
     /* Every rank read and bound its program: the window and the launch
      * only if every rank did (else each says why, or whom it stops for). */
     g_agreed = 1;
-    const int failed = pto_mpi_agree(NULL, rc != 0);
+    int failed = pto_mpi_agree(NULL, rc != 0);
     if (failed >= 0 && rc == 0)
         rc = stopped_by(failed);
+    /* Every rank launches, or none: a rank given --check, --help or
+     * --version says so in this second agreement. */
+    if (failed < 0 && (failed = pto_mpi_agree(NULL, 0)) >= 0) {
+        say(PTO_RUN_NAME ": ", "stopped: rank %d does not launch (--check, --help or --version)",
+            failed);
+        rc = EXIT_RUN_ERROR;
+    }
     if (rc == 0)
         rc = launch_on_ranks(o, &r);
 #else
@@ -1054,6 +1061,10 @@ int main(int argc, char **argv) {
         const int failed = pto_mpi_agree(NULL, rc != 0 && rc != PARSE_EXIT_OK);
         if (failed >= 0 && (rc == 0 || rc == PARSE_EXIT_OK))
             rc = stopped_by(failed);
+        /* --check, --help, --version: none of the ranks launches (a rank
+         * that would stops, instead of waiting for this one in the window). */
+        if (failed < 0)
+            pto_mpi_agree(NULL, 1);
     }
     for (int i = 0; i < argc; ++i)
         free(argv[i]);
