@@ -5,7 +5,6 @@
 #include <stdint.h>
 #include <string.h>
 
-
 #include "pto_mpi_internal.h"
 
 /* ---- the transport ------------------------------------------------------ */
@@ -50,7 +49,9 @@ static int32_t t_locate(void *context, const void *address, size_t bytes, uint64
         return -2;
     }
     const uintptr_t end = a + n, own = (uintptr_t)m->base, res = (uintptr_t)m->reserved;
-    if (overlaps(a, end, own, own + m->size)) {
+    /* The own window with the library's bytes past it, which no program
+     * reaches. */
+    if (overlaps(a, end, own, own + m->size + PTO_MPI_CONTROL_BYTES)) {
         if (a >= own && end - own <= m->size) {
             *offset = a - own;
             return m->rank;

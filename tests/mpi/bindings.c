@@ -10,7 +10,8 @@
  *     (those addresses would stand for rank 1's own window);
  *   - rank 0 does the same with the last rank's copy (the addresses past
  *     it stand for no rank);
- *   - every rank binds its own window with the same length;
+ *   - every rank binds its own window with the same length, and the bytes
+ *     just past it (libpto-mpi's failure word);
  *   - the context's entry for rank N (past the last rank), bound or reached
  *     by pto.addptr from the own window, is refused naming rank N and the
  *     number of ranks;
@@ -158,6 +159,12 @@ int main(int argc, char **argv) {
                  g_rank);
         check(s == PTO_ERR_OUT_OF_RANGE && strstr(sentence, want) != NULL,
               "a binding past the own window is refused", sentence);
+        /* Just past it: libpto-mpi's own bytes, not the process's memory. */
+        s = launch(put, base + size, 256, src, 0, sentence, sizeof(sentence));
+        snprintf(want, sizeof(want), "256 bytes at offset %d of rank %d's window do not lie inside it",
+                 WINDOW, g_rank);
+        check(s == PTO_ERR_OUT_OF_RANGE && strstr(sentence, want) != NULL,
+              "a binding just past the own window is refused", sentence);
     }
     pto_mpi_barrier(w);
     check(all_bytes(base, size, 0xAB), "no window's byte is written by a refused binding", NULL);
