@@ -5,9 +5,9 @@
 # under a hard time limit, on shared-memory windows (one machine's default);
 # with MPICH once more on MPI RMA (PTO_MPI_SHARED=0), the path of windows
 # that span machines, and Open MPI's RMA for the bindings tests. The suite's
-# mpi-faults (tests/mpi/fault_jobs.py, 12 jobs a pass), mpi-usage and
-# mpi-bindings add about 25 s to MPICH's passes and 45 s to Open MPI's on a
-# busy 2-vCPU machine. Needs mpich libmpich-dev openmpi-bin
+# mpi-faults (tests/mpi/fault_jobs.py, 12 jobs a pass), mpi-usage-2 and
+# mpi-bindings add about 25 s to each MPICH pass and 50 s to Open MPI's on
+# a busy 2-vCPU machine (load 20). Needs mpich libmpich-dev openmpi-bin
 # libopenmpi-dev python3-mpi4py (README's package list) and numpy for
 # /usr/bin/python3.
 # Usage: tests/ci/mpi.sh [BUILD_ROOT [rma-both]]   (default: build-mpi)
