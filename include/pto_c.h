@@ -3542,7 +3542,10 @@ PTO_API pto_status pto_program_run(const pto_program *program, const pto_args *a
  * if the program has no entry (pto_program_check), args was made for another
  * program, blocks is 0 or above 65536, a
  * parameter the program reads is not bound, or blocks > 1 with a bound tile
- * the program writes. During the run: an access outside a bound pointer's
+ * the program writes; PTO_ERR_OUT_OF_RANGE, with a multi-card transport
+ * registered (pto_comm.h), for a bound pointer that touches a rank's window
+ * without lying inside one window for its whole byte length (the sentence
+ * names the parameter, the rank and the window). During the run: an access outside a bound pointer's
  * memory, outside a view, or a valid region or argument that a rule refuses
  * stops the block before that instruction writes anything, with the status
  * and a diagnostic "SOURCE:LINE:COL: error: SENTENCE" for the instruction;

@@ -16,9 +16,16 @@
  * which addresses belong to which rank's window (locate): its own window's
  * memory, or addresses it reserved to stand for a peer's window (pto_mpi.h's
  * pto_mpi_peer_address), which no instruction may read or write directly. A
- * comm operation on an address that no window holds works on the process's
- * own memory. Plain pto.tload / pto.tstore / pto.load_scalar /
- * pto.store_scalar on a peer's address are refused (PTO_ERR_INVALID_ARGUMENT).
+ * comm operation on an address that no window touches works on the
+ * process's own memory; a range that touches a window without lying inside
+ * it is refused, never taken for the process's own memory (locate's -2, or,
+ * from a transport that answers -1 for it, found by its first and last
+ * bytes). Plain pto.tload /
+ * pto.tstore / pto.load_scalar / pto.store_scalar on a peer's address are
+ * refused (PTO_ERR_INVALID_ARGUMENT). With a transport registered,
+ * pto_program_launch refuses a pointer binding that touches a window
+ * without lying inside one for its whole byte length
+ * (PTO_ERR_OUT_OF_RANGE, naming the parameter).
  *
  * Waits. pto.comm.twait polls its signal until every element satisfies the
  * comparison; after PTO_COMM_TIMEOUT seconds (the environment variable, read
@@ -62,7 +69,12 @@ typedef struct pto_comm_transport {
     int32_t rank;  /* this process's rank */
     int32_t ranks; /* the number of ranks, at least 1 */
     /* The rank whose window holds [address, address + bytes), and the
-     * offset of address in it; -1 if no window holds the whole range. */
+     * offset of address in it; -1 if no window holds the whole range; -2
+     * (or any value below -1) if the range is refused: it touches a
+     * window, or addresses the transport keeps for windows, without lying
+     * inside one, or its end wraps around; the reason is then error()'s
+     * sentence. A transport that never returns -2 is checked by the first
+     * and last bytes of the range instead. */
     int32_t (*locate)(void *context, const void *address, size_t bytes, uint64_t *offset);
     /* Writes bytes from src at (rank, offset); complete at the target after
      * flush(rank). */

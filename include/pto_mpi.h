@@ -33,7 +33,22 @@
  * Peer addresses are addresses this library reserved (never readable: a
  * PROT_NONE mapping of ranks x window size bytes; on either path); libpto's comm operations
  * turn them into (rank, offset), and plain loads and stores on them are
- * refused. Errors: each function returns a pto_status, its sentence in
+ * refused. The addresses of one peer's window stand for it only within
+ * that window's bytes: a range running past a window, across two, or
+ * standing for a rank the window does not have (the context's entries past
+ * the last rank) is refused by name, with nothing written, and never taken
+ * for the process's own memory; a pointer bound to a program lies inside
+ * one window for its whole byte length (else pto_program_launch refuses
+ * it, naming the parameter), or touches none.
+ *
+ * Failures: a rank that fails says so in pto_mpi_agree, which every rank
+ * calls at the same points (pto-run-mpi: after reading and binding the
+ * program, and after the launch); the failed rank's word in every peer's
+ * window ends their pto.comm.twait and ttest at the next poll, and every
+ * rank learns the lowest failed rank. See pto_mpi_agree for the time
+ * limits.
+ *
+ * Errors: each function returns a pto_status, its sentence in
  * pto_mpi_last_error(). */
 #ifndef PTO_MPI_H_
 #define PTO_MPI_H_
@@ -64,12 +79,16 @@ PTO_API int pto_mpi_size(void);
 PTO_API int pto_mpi_thread_multiple(void);
 
 /* Collective: creates every rank's window of the largest `bytes` any rank
- * asks for (at least 1), zero-filled, and registers the transport with
- * libpto (pto_comm_set_transport). One window at a time.
+ * asks for (at least 1, rounded up to pages), zero-filled, and registers the
+ * transport with libpto (pto_comm_set_transport). One window at a time.
+ * Peer addresses are reserved for max(ranks, 64) ranks (address space only,
+ * never memory).
  * Errors: PTO_ERR_NULL_ARGUMENT for out; PTO_ERR_INVALID_ARGUMENT before
  * pto_mpi_init, with a window open already, or where MPI's window model is
- * not MPI_WIN_UNIFIED; PTO_ERR_OUT_OF_MEMORY if MPI or the reservation of
- * the peers' addresses fails. */
+ * not MPI_WIN_UNIFIED; PTO_ERR_OUT_OF_RANGE (on every rank) where the
+ * largest size, rounded, times the reserved ranks does not fit the address
+ * space; PTO_ERR_OUT_OF_MEMORY if MPI or the reservation of the peers'
+ * addresses fails (on every rank). */
 PTO_API pto_status pto_mpi_window_create(size_t bytes, pto_mpi **out);
 
 /* pto_mpi_window_create over the ranks of one communicator instead of
@@ -107,7 +126,10 @@ PTO_API void *pto_mpi_peer_address(const pto_mpi *m, int rank, const void *local
  * windowsOut[64] (u64 at 544) each rank's window base as this rank
  * addresses it (its own window, or pto_mpi_peer_address of it), so that a
  * kernel's `windowsIn[peer] - windowsIn[rankId]` moves a pointer from a
- * buffer of its window to the peer's copy (pto.addptr).
+ * buffer of its window to the peer's copy (pto.addptr). Entries past the
+ * last rank hold the reserved address of that rank number, which the comm
+ * operations and pto.addptr refuse naming the rank and the number of
+ * ranks.
  * Errors: PTO_ERR_NULL_ARGUMENT; PTO_ERR_INVALID_ARGUMENT for more than 64
  * ranks. */
 PTO_API pto_status pto_mpi_context(const pto_mpi *m, void *out);
@@ -124,8 +146,32 @@ PTO_API void pto_mpi_window_destroy(pto_mpi *m);
 /* Finalises MPI if pto_mpi_init initialised it. */
 PTO_API pto_status pto_mpi_finalize(void);
 
-/* Ends every rank of the job (MPI_Abort) with the exit status code. */
+/* Ends every rank of the job (MPI_Abort) with the exit status code, after
+ * flushing this process's stdio streams (what it printed reaches the
+ * launcher first). */
 PTO_API void pto_mpi_abort(int code);
+
+/* Collective over the window's ranks (m NULL: MPI_COMM_WORLD's, for a
+ * failure before any window exists): every rank says whether it failed
+ * (failed non-zero); returns the lowest rank that did, or -1 if none did.
+ * With a window it first completes every transfer this rank issued, as
+ * pto_mpi_barrier does, so it can stand for the barrier after a launch.
+ * A rank that failed first writes its failure word into every peer's
+ * window: a peer's pto.comm.twait or ttest then fails at its next poll
+ * ("rank R failed (its own message says why); rank P stops") instead of
+ * waiting out PTO_COMM_TIMEOUT. It then waits for the others at most
+ * PTO_MPI_FAIL_WAIT seconds (environment variable; default 5, at most
+ * 3600) and otherwise ends the job (pto_mpi_abort(1)): so the job ends
+ * within that time after a failure plus MPI_Abort's own (a second or two
+ * here), 10 s by default. A rank that did not fail waits as long as the
+ * others take (a slow rank is not a failed one). Before pto_mpi_init: -1.
+ * An MPI error ends the job (pto_mpi_abort(1)). */
+PTO_API int pto_mpi_agree(pto_mpi *m, int failed);
+
+/* The rank whose failure (pto_mpi_agree) ended one of this rank's signal
+ * reads through window m (a pto.comm.twait or ttest), or -1: a launch that
+ * failed because of it failed because of that rank, not on its own. */
+PTO_API int pto_mpi_window_stopped_by(pto_mpi *m);
 
 /* The calling thread's last error sentence of this library ("" for none). */
 PTO_API const char *pto_mpi_last_error(void);

@@ -3,6 +3,7 @@
 // operations, adds under one lock.
 #include "comm.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <atomic>
@@ -81,7 +82,10 @@ int32_t Ranks() { return HasTransport() ? g_transport.ranks : 1; }
 Target Resolve(const void* address, size_t bytes) {
   Target t;
   t.local = static_cast<char*>(const_cast<void*>(address));
-  if (HasTransport()) t.rank = g_transport.locate(g_transport.context, address, bytes, &t.offset);
+  if (HasTransport()) {
+    t.rank = g_transport.locate(g_transport.context, address, bytes, &t.offset);
+    if (t.rank < -1) t.rank = kRefused;
+  }
   return t;
 }
 
@@ -89,10 +93,48 @@ bool IsPeer(const void* address, size_t bytes) {
   if (!HasTransport()) return false;
   uint64_t offset;
   const int32_t rank = g_transport.locate(g_transport.context, address, bytes, &offset);
-  return rank >= 0 && rank != g_transport.rank;
+  return rank < -1 || (rank >= 0 && rank != g_transport.rank);
+}
+
+bool InOneWindow(const void* address, size_t bytes, std::string* why) {
+  if (!HasTransport() || bytes == 0) return true;
+  const uintptr_t a = reinterpret_cast<uintptr_t>(address);
+  char text[160];
+  if (bytes > UINTPTR_MAX - a) {
+    snprintf(text, sizeof(text), "%zu bytes from address %p wrap around the address space", bytes,
+             address);
+    *why = text;
+    return false;
+  }
+  uint64_t offset;
+  const int32_t whole = g_transport.locate(g_transport.context, address, bytes, &offset);
+  if (whole >= 0) return true;
+  if (whole < -1) {
+    const char* sentence = g_transport.error(g_transport.context);
+    *why = sentence != nullptr ? sentence : "the transport refuses the range";
+    return false;
+  }
+  // A transport that answers -1 for a range it only partly holds: its first
+  // and last bytes must lie in no window either.
+  const int32_t first = g_transport.locate(g_transport.context, address, 1, &offset);
+  const int32_t last = g_transport.locate(
+      g_transport.context, reinterpret_cast<const char*>(address) + bytes - 1, 1, &offset);
+  if (first == -1 && last == -1) return true;
+  snprintf(text, sizeof(text),
+           "%zu bytes from %p lie partly in a window (rank %d's at the first byte, rank %d's at "
+           "the last; -1: none) and not inside one",
+           bytes, address, first, last);
+  *why = text;
+  return false;
+}
+
+// A refused target (kRefused) is never the process's own memory.
+static pto_status Refused(const char* what) {
+  return Fail(PTO_ERR_OUT_OF_RANGE, what, "the address is not inside one window");
 }
 
 pto_status Put(const char* what, const Target& dst, const void* src, size_t bytes) {
+  if (dst.rank == kRefused) return Refused(what);
   if (dst.rank < 0) {
     memmove(dst.local, src, bytes);
     return PTO_OK;
@@ -101,6 +143,7 @@ pto_status Put(const char* what, const Target& dst, const void* src, size_t byte
 }
 
 pto_status Get(const char* what, const Target& src, void* dst, size_t bytes) {
+  if (src.rank == kRefused) return Refused(what);
   if (src.rank < 0) {
     memmove(dst, src.local, bytes);
     return PTO_OK;
@@ -157,6 +200,7 @@ pto_status AddHalves(const char* what, const Target& dst, const void* src, size_
 
 pto_status Add(const char* what, const Target& dst, const void* src, size_t count,
                pto_dtype dtype) {
+  if (dst.rank == kRefused) return Refused(what);
   if (dtype == PTO_FLOAT16 || dtype == PTO_BFLOAT16) return AddHalves(what, dst, src, count, dtype);
   if (dst.rank < 0) return LocalAdd(what, dst.local, src, count, dtype);
   return Check(what,
@@ -164,6 +208,7 @@ pto_status Add(const char* what, const Target& dst, const void* src, size_t coun
 }
 
 pto_status Signal(const char* what, const Target& signal, int32_t value, bool add) {
+  if (signal.rank == kRefused) return Refused(what);
   if (signal.rank < 0) {
     int32_t* p = reinterpret_cast<int32_t*>(signal.local);
     if (add) __atomic_fetch_add(p, value, __ATOMIC_SEQ_CST);
@@ -175,6 +220,7 @@ pto_status Signal(const char* what, const Target& signal, int32_t value, bool ad
 }
 
 pto_status ReadSignal(const char* what, const Target& signal, int32_t* value) {
+  if (signal.rank == kRefused) return Refused(what);
   if (signal.rank < 0) {
     *value = __atomic_load_n(reinterpret_cast<int32_t*>(signal.local), __ATOMIC_SEQ_CST);
     return PTO_OK;
@@ -184,7 +230,7 @@ pto_status ReadSignal(const char* what, const Target& signal, int32_t* value) {
 }
 
 pto_status Flush(const char* what, int32_t rank) {
-  if (rank < 0) return PTO_OK;
+  if (rank < 0) return PTO_OK;  // local memory, or refused before anything was issued
   return Check(what, g_transport.flush(g_transport.context, rank));
 }
 

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <string>
+
 #include "pto_c.h"
 
 namespace pto {
@@ -25,10 +27,17 @@ int32_t Rank();
 int32_t Ranks();
 // Whether a transport is registered (else everything is local memory).
 bool HasTransport();
-// The target of [address, address + bytes).
+// The target of [address, address + bytes); rank kRefused where the
+// transport refuses the range (Refusal gives its sentence).
+constexpr int32_t kRefused = -2;
 Target Resolve(const void* address, size_t bytes);
-// Whether address lies in another rank's window (no instruction may touch it).
+// Whether address lies in another rank's window, or is refused by the
+// transport (no instruction may touch it directly).
 bool IsPeer(const void* address, size_t bytes);
+// Whether [address, address + bytes) lies inside one window or touches
+// none (always, without a transport); else false with the reason in *why.
+// A range whose end wraps around is refused.
+bool InOneWindow(const void* address, size_t bytes, std::string* why);
 
 // Each returns PTO_OK or the status with the thread's last error set to
 // "what: sentence".

@@ -1,7 +1,8 @@
 /* libpto-mpi (include/pto_mpi.h): pto_comm.h's transport on MPI-3
  * passive-target one-sided windows, or, where every rank of the window
  * shares one node, on an MPI shared-memory window reached by plain copies
- * and atomic operations. */
+ * and atomic operations. The top layer (pto_mpi_internal.h): MPI's start,
+ * the windows and the ranks' agreement, over transport.c and base.c. */
 #define _GNU_SOURCE
 #include "pto_mpi.h"
 
@@ -14,46 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pto_mpi_internal.h"
 
 static int g_initialised_here = 0;
 static int g_rank = -1, g_size = -1;
-static int g_multiple = 0;
 static pto_mpi *g_open = NULL;
-/* Held around every MPI call where MPI is below MPI_THREAD_MULTIPLE. */
-static pthread_mutex_t g_mpi_lock = PTHREAD_MUTEX_INITIALIZER;
-static _Thread_local char g_error[512];
-
-pto_status pto_mpi_fail_(pto_status status, const char *format, ...) {
-    va_list args;
-    va_start(args, format);
-    vsnprintf(g_error, sizeof(g_error), format, args);
-    va_end(args);
-    return status;
-}
-
-pto_status pto_mpi_check_(int code, const char *call) {
-    if (code == MPI_SUCCESS)
-        return PTO_OK;
-    char text[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    MPI_Error_string(code, text, &len);
-    return pto_mpi_fail_(PTO_ERR_INVALID_ARGUMENT, "%s failed on rank %d: %.*s", call, g_rank, len, text);
-}
-
-void pto_mpi_lock_(void) {
-    if (!g_multiple)
-        pthread_mutex_lock(&g_mpi_lock);
-}
-void pto_mpi_unlock_(void) {
-    if (!g_multiple)
-        pthread_mutex_unlock(&g_mpi_lock);
-}
-
-
-const char *pto_mpi_last_error(void) { return g_error; }
 
 pto_status pto_mpi_init(int *argc, char ***argv) {
     int initialised = 0, provided = 0;
@@ -73,15 +42,17 @@ pto_status pto_mpi_init(int *argc, char ***argv) {
     /* PTO_MPI_SERIALIZE=1: one MPI call at a time even where MPI allows more
      * (the path of an MPI without MPI_THREAD_MULTIPLE, for its tests). */
     const char *serialize = getenv("PTO_MPI_SERIALIZE");
-    g_multiple = provided >= MPI_THREAD_MULTIPLE && !(serialize != NULL && strcmp(serialize, "1") == 0);
+    const int multiple =
+        provided >= MPI_THREAD_MULTIPLE && !(serialize != NULL && strcmp(serialize, "1") == 0);
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+    pto_mpi_base_set_(g_rank, multiple);
     return PTO_OK;
 }
 
 int pto_mpi_rank(void) { return g_rank; }
 int pto_mpi_size(void) { return g_size; }
-int pto_mpi_thread_multiple(void) { return g_multiple; }
+int pto_mpi_thread_multiple(void) { return pto_mpi_base_multiple_(); }
 
 /* ---- windows ------------------------------------------------------------ */
 
@@ -134,8 +105,10 @@ static int one_node(pto_mpi *m) {
 /* The window of `size` bytes on every rank: MPI_Win_allocate_shared with
  * every rank's part page-aligned (alloc_shared_noncontig) and the peers'
  * parts found by MPI_Win_shared_query where m->shared, else
- * MPI_Win_allocate. Collective; called with the MPI lock held. */
+ * MPI_Win_allocate; PTO_MPI_CONTROL_BYTES more than size on every rank.
+ * Collective; called with the MPI lock held. */
 static pto_status allocate(pto_mpi *m, size_t size) {
+    size += PTO_MPI_CONTROL_BYTES; /* the failure word past the window */
     if (!m->shared)
         return pto_mpi_check_(MPI_Win_allocate((MPI_Aint)size, 1, MPI_INFO_NULL, m->comm, &m->base, &m->win),
                          "MPI_Win_allocate");
@@ -177,21 +150,49 @@ static pto_status window_create(MPI_Comm comm, size_t bytes, pto_mpi **out) {
         free(m);
         return s;
     }
-    /* Every rank's window alike: the largest asked for, rounded to pages. */
+    /* Every rank's window alike: the largest asked for, rounded to pages;
+     * the peers' addresses reserved for at least PTO_MPI_RESERVED_RANKS
+     * ranks. Each size checked before it is computed (a sum or product that
+     * would wrap is refused on every rank alike, as every rank sees the
+     * same largest size). */
     unsigned long long mine = bytes == 0 ? 1 : bytes, most = 0;
     pto_mpi_lock_();
     MPI_Allreduce(&mine, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, m->comm);
     pto_mpi_unlock_();
     const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    m->slices = m->ranks > PTO_MPI_RESERVED_RANKS ? (size_t)m->ranks : PTO_MPI_RESERVED_RANKS;
+    const size_t limit = (SIZE_MAX - page - PTO_MPI_CONTROL_BYTES) / m->slices / page * page;
+    if (most > limit || most > (unsigned long long)PTRDIFF_MAX / 2) {
+        s = pto_mpi_fail_(PTO_ERR_OUT_OF_RANGE,
+                          "pto_mpi_window_create: a window of %llu bytes is more than this "
+                          "machine's addresses can reserve for %zu ranks (at most %zu bytes)",
+                          most, m->slices, limit);
+        pto_mpi_lock_();
+        MPI_Comm_free(&m->comm);
+        pto_mpi_unlock_();
+        free(m);
+        return s;
+    }
     const size_t size = ((size_t)most + page - 1) / page * page;
     m->size = size;
-    m->reserved_bytes = size * (size_t)m->ranks;
+    m->reserved_bytes = size * m->slices;
     m->reserved = mmap(NULL, m->reserved_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                        -1, 0);
-    if (m->reserved == MAP_FAILED) {
-        s = pto_mpi_fail_(PTO_ERR_OUT_OF_MEMORY,
-                 "pto_mpi_window_create: cannot reserve %zu bytes of addresses for the peers",
-                 m->reserved_bytes);
+    /* Collective: every rank goes on only where every rank reserved. */
+    int reserved = m->reserved != MAP_FAILED, all_reserved = 0;
+    pto_mpi_lock_();
+    MPI_Allreduce(&reserved, &all_reserved, 1, MPI_INT, MPI_MIN, m->comm);
+    pto_mpi_unlock_();
+    if (!all_reserved) {
+        s = reserved ? pto_mpi_fail_(PTO_ERR_OUT_OF_MEMORY,
+                                     "pto_mpi_window_create: another rank cannot reserve the "
+                                     "addresses for its peers")
+                     : pto_mpi_fail_(PTO_ERR_OUT_OF_MEMORY,
+                                     "pto_mpi_window_create: cannot reserve %zu bytes of addresses "
+                                     "for the peers",
+                                     m->reserved_bytes);
+        if (reserved)
+            munmap(m->reserved, m->reserved_bytes);
         pto_mpi_lock_();
         MPI_Comm_free(&m->comm);
         pto_mpi_unlock_();
@@ -213,7 +214,7 @@ static pto_status window_create(MPI_Comm comm, size_t bytes, pto_mpi **out) {
                      "window's memory and its public copy would differ)");
     }
     if (s == PTO_OK) {
-        memset(m->base, 0, size);
+        memset(m->base, 0, size + PTO_MPI_CONTROL_BYTES);
         s = pto_mpi_check_(MPI_Win_lock_all(MPI_MODE_NOCHECK, m->win), "MPI_Win_lock_all");
     }
     if (s == PTO_OK)
@@ -285,8 +286,13 @@ pto_status pto_mpi_context(const pto_mpi *m, void *out) {
     memcpy(c + 16, &rank, 4);
     memcpy(c + 20, &ranks, 4);
     memcpy(c + 24, &win, 8);
-    for (int r = 0; r < m->ranks; ++r) {
-        const uint64_t base = (uint64_t)(uintptr_t)pto_mpi_peer_address(m, r, m->base);
+    /* Entries past the last rank: the addresses reserved for those ranks,
+     * which the transport refuses naming the rank and the number of ranks
+     * (a kernel's put to a rank the job does not have). */
+    for (int r = 0; r < 64; ++r) {
+        const uint64_t base =
+            r < m->ranks ? (uint64_t)(uintptr_t)pto_mpi_peer_address(m, r, m->base)
+                         : (uint64_t)(uintptr_t)(m->reserved + (size_t)r * m->size);
         memcpy(c + 32 + 8 * r, &base, 8);
         memcpy(c + 544 + 8 * r, &base, 8);
     }
@@ -331,4 +337,82 @@ pto_status pto_mpi_finalize(void) {
     return pto_mpi_check_(MPI_Finalize(), "MPI_Finalize");
 }
 
-void pto_mpi_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
+/* What this process printed reaches its launcher before the job ends. */
+void pto_mpi_abort(int code) {
+    fflush(NULL);
+    fsync(STDOUT_FILENO);
+    fsync(STDERR_FILENO);
+    MPI_Abort(MPI_COMM_WORLD, code);
+}
+
+/* ---- failures ----------------------------------------------------------- */
+
+/* PTO_MPI_FAIL_WAIT: how long a failed rank waits for the others to agree
+ * (seconds, default 5, at most 3600). */
+static double fail_wait_seconds(void) {
+    const char *env = getenv("PTO_MPI_FAIL_WAIT");
+    if (env == NULL || *env == '\0')
+        return 5.0;
+    char *end = NULL;
+    const double v = strtod(env, &end);
+    return end != env && *end == '\0' && v > 0 && v <= 3600 ? v : 5.0;
+}
+
+static double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int pto_mpi_agree(pto_mpi *m, int failed) {
+    if (g_rank < 0)
+        return -1;
+    MPI_Comm comm = m != NULL ? m->comm : MPI_COMM_WORLD;
+    int rank = g_rank;
+    if (m != NULL) {
+        rank = m->rank;
+        /* Every transfer complete, as pto_mpi_barrier's. */
+        pto_mpi_lock_();
+        MPI_Win_flush_all(m->win);
+        MPI_Win_sync(m->win);
+        pto_mpi_unlock_();
+        if (failed)
+            pto_mpi_tell_failure_(m);
+    }
+    int mine = failed ? rank : INT_MAX, first = INT_MAX, done = 0;
+    MPI_Request request = MPI_REQUEST_NULL;
+    pto_mpi_lock_();
+    const int started = MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm, &request);
+    pto_mpi_unlock_();
+    if (started != MPI_SUCCESS)
+        pto_mpi_abort(1);
+    const double deadline = now_seconds() + fail_wait_seconds();
+    for (unsigned polls = 0;; ++polls) {
+        pto_mpi_lock_();
+        const int tested = MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+        pto_mpi_unlock_();
+        if (tested != MPI_SUCCESS)
+            pto_mpi_abort(1);
+        if (done)
+            break;
+        /* A failed rank does not wait for ever for one that may never come. */
+        if (failed && now_seconds() > deadline)
+            pto_mpi_abort(1);
+        if (polls >= 64) {
+            const struct timespec pause = {0, 1000000};
+            nanosleep(&pause, NULL);
+        }
+    }
+    if (m != NULL) {
+        pto_mpi_lock_();
+        MPI_Win_sync(m->win);
+        pto_mpi_unlock_();
+    }
+    return first == INT_MAX ? -1 : first;
+}
+
+int pto_mpi_window_stopped_by(pto_mpi *m) {
+    if (m == NULL || !__atomic_load_n(&m->stopped, __ATOMIC_SEQ_CST))
+        return -1;
+    return pto_mpi_failed_peer_(m);
+}

@@ -9,22 +9,79 @@
 
 /* ---- the transport ------------------------------------------------------ */
 
+/* Whether [a, end) and [lo, hi) share a byte. */
+static int overlaps(uintptr_t a, uintptr_t end, uintptr_t lo, uintptr_t hi) {
+    return a < hi && lo < end;
+}
+
+/* The sentence of a range that touches a window but does not lie inside
+ * it: rank's window (or, for a rank the window does not have, the
+ * addresses that would stand for it). -2: refused, never the process's own
+ * memory. */
+static int32_t refuse_range(const pto_mpi *m, size_t slice, intptr_t offset, size_t bytes) {
+    if (slice >= (size_t)m->ranks)
+        pto_mpi_fail_(PTO_ERR_OUT_OF_RANGE,
+                      "the address stands for rank %zu's window, and the window has %d rank%s "
+                      "(0..%d)",
+                      slice, m->ranks, m->ranks == 1 ? "" : "s", m->ranks - 1);
+    else
+        pto_mpi_fail_(PTO_ERR_OUT_OF_RANGE,
+                      "%zu bytes at offset %jd of rank %zu's window do not lie inside it (the "
+                      "window holds %zu bytes)",
+                      bytes, (intmax_t)offset, slice, m->size);
+    return -2;
+}
+
+/* The rank whose window holds [address, address + bytes) whole, and the
+ * offset there: the calling rank's own window, or the addresses reserved
+ * for a peer's (pto_mpi_peer_address). A range that touches either but
+ * does not lie inside one window, whose end wraps around, or that stands
+ * for a rank the window does not have (or for the calling rank's own
+ * window through the reserved addresses, which pto_mpi_peer_address never
+ * gives) is refused (-2, the sentence in pto_mpi_last_error), never taken
+ * for the process's own memory; -1 only for memory no window touches. */
 static int32_t t_locate(void *context, const void *address, size_t bytes, uint64_t *offset) {
     const pto_mpi *m = context;
-    const char *a = address;
-    if (a >= m->base && (size_t)(a - m->base) <= m->size && bytes <= m->size - (size_t)(a - m->base)) {
-        *offset = (uint64_t)(a - m->base);
-        return m->rank;
+    const uintptr_t a = (uintptr_t)address, n = bytes != 0 ? bytes : 1;
+    if (n > UINTPTR_MAX - a) {
+        pto_mpi_fail_(PTO_ERR_OUT_OF_RANGE, "%zu bytes from address %p wrap around the address space",
+                      bytes, address);
+        return -2;
     }
-    if (a >= m->reserved && (size_t)(a - m->reserved) < m->reserved_bytes) {
-        const size_t at = (size_t)(a - m->reserved);
-        const size_t rank = at / m->size, in = at % m->size;
-        if (bytes > m->size - in)
-            return -1;
-        *offset = in;
-        return (int32_t)rank;
+    const uintptr_t end = a + n, own = (uintptr_t)m->base, res = (uintptr_t)m->reserved;
+    /* The own window with the library's bytes past it, which no program
+     * reaches. */
+    if (overlaps(a, end, own, own + m->size + PTO_MPI_CONTROL_BYTES)) {
+        if (a >= own && end - own <= m->size) {
+            *offset = a - own;
+            return m->rank;
+        }
+        return refuse_range(m, (size_t)m->rank, (intptr_t)(a - own), n);
     }
-    return -1;
+    if (!overlaps(a, end, res, res + m->reserved_bytes))
+        return -1;
+    if (a < res)
+        return refuse_range(m, 0, -(intptr_t)(res - a), n);
+    const size_t slice = (a - res) / m->size, in = (a - res) % m->size;
+    if (slice >= (size_t)m->ranks || n > m->size - in)
+        return refuse_range(m, slice, (intptr_t)in, n);
+    if (slice == (size_t)m->rank) {
+        pto_mpi_fail_(PTO_ERR_OUT_OF_RANGE,
+                      "the address stands for rank %d's own window through the peers' reserved "
+                      "addresses (its own window is reached at its own address)",
+                      m->rank);
+        return -2;
+    }
+    *offset = in;
+    return (int32_t)slice;
+}
+
+/* A signal read's refusal once a peer told this rank it failed: the
+ * waiting blocks stop instead of waiting out PTO_COMM_TIMEOUT. */
+static pto_status stopped_by(pto_mpi *m, int failed) {
+    __atomic_store_n(&m->stopped, 1, __ATOMIC_SEQ_CST);
+    return pto_mpi_fail_(PTO_ERR_INVALID_ARGUMENT, "rank %d failed (its own message says why); rank %d stops",
+                         failed, m->rank);
 }
 
 /* MPI counts are ints: transfers in pieces of at most 1 GiB. */
@@ -114,6 +171,9 @@ static pto_status t_signal(void *context, int32_t rank, uint64_t offset, int32_t
 
 static pto_status t_read_signal(void *context, int32_t rank, uint64_t offset, int32_t *value) {
     pto_mpi *m = context;
+    const int failed = pto_mpi_failed_peer_(m);
+    if (failed >= 0)
+        return stopped_by(m, failed);
     pto_mpi_lock_();
     pto_status s = pto_mpi_check_(MPI_Fetch_and_op(NULL, value, MPI_INT32_T, rank, (MPI_Aint)offset,
                                               MPI_NO_OP, m->win),
@@ -254,6 +314,9 @@ static pto_status s_signal(void *context, int32_t rank, uint64_t offset, int32_t
 }
 
 static pto_status s_read_signal(void *context, int32_t rank, uint64_t offset, int32_t *value) {
+    const int failed = pto_mpi_failed_peer_(context);
+    if (failed >= 0)
+        return stopped_by(context, failed);
     if (!s_aligned(context, rank, offset, 4))
         return t_read_signal(context, rank, offset, value);
     *value = __atomic_load_n((int32_t *)(void *)s_at(context, rank, offset), __ATOMIC_SEQ_CST);
@@ -287,4 +350,45 @@ pto_comm_transport pto_mpi_transport_(pto_mpi *m) {
                                     s_put, s_get, s_add, s_signal, s_read_signal, s_compare_swap,
                                     s_flush, t_error};
     return m->shared ? shm : rma;
+}
+
+/* ---- a rank's failure ----------------------------------------------------- */
+
+/* The failure word: an int32 just past every rank's window. */
+pto_status pto_mpi_tell_failure_(pto_mpi *m) {
+    const int32_t value = m->rank + 1;
+    pto_status s = PTO_OK;
+    for (int r = 0; r < m->ranks; ++r) {
+        if (r == m->rank)
+            continue;
+        if (m->shared) {
+            __atomic_store_n((int32_t *)(void *)(m->bases[r] + m->size), value, __ATOMIC_SEQ_CST);
+            continue;
+        }
+        pto_mpi_lock_();
+        pto_status t = pto_mpi_check_(MPI_Accumulate(&value, 1, MPI_INT32_T, r, (MPI_Aint)m->size, 1,
+                                                     MPI_INT32_T, MPI_REPLACE, m->win),
+                                      "MPI_Accumulate");
+        if (t == PTO_OK)
+            t = pto_mpi_check_(MPI_Win_flush(r, m->win), "MPI_Win_flush");
+        pto_mpi_unlock_();
+        if (s == PTO_OK)
+            s = t;
+    }
+    return s;
+}
+
+int pto_mpi_failed_peer_(pto_mpi *m) {
+    int32_t word = 0;
+    if (m->shared) {
+        word = __atomic_load_n((int32_t *)(void *)(m->base + m->size), __ATOMIC_SEQ_CST);
+    } else {
+        pto_mpi_lock_();
+        if (MPI_Fetch_and_op(NULL, &word, MPI_INT32_T, m->rank, (MPI_Aint)m->size, MPI_NO_OP, m->win) !=
+                MPI_SUCCESS ||
+            MPI_Win_flush(m->rank, m->win) != MPI_SUCCESS)
+            word = 0;
+        pto_mpi_unlock_();
+    }
+    return word > 0 && word <= m->ranks ? word - 1 : -1;
 }

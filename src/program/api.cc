@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "comm.h"
 #include "error.h"
 #include "profile.h"
 #include "program/ir/program.h"
@@ -306,6 +307,16 @@ pto_status pto_program_launch(const pto_program* program, uint32_t blocks, const
                  "tile %%%s is written, so it cannot be bound for %u blocks (each block would "
                  "write it)",
                  params[i].name.c_str(), blocks);
+    // Multi-card: a pointer lies inside one rank's window for its whole
+    // byte length, or touches none (pto_comm.h).
+    std::string why;
+    const bool in_one_window =
+        !(v.ok() && b.bound && params[i].kind == PTO_PARAM_POINTER && b.count > 0) ||
+        pto::comm::InOneWindow(
+            b.data, static_cast<size_t>(b.count) * pto_dtype_size(params[i].type.dtype), &why);
+    v.Require(in_one_window, PTO_ERR_OUT_OF_RANGE,
+              "%%%s, bound to %lld elements, does not lie inside one window: %s",
+              params[i].name.c_str(), static_cast<long long>(b.count), why.c_str());
   }
   if (!v.ok()) return v.status();
   try {

@@ -4,7 +4,10 @@
 # MPICH and once with Open MPI, each in a build tree of its own, every test
 # under a hard time limit, on shared-memory windows (one machine's default);
 # with MPICH once more on MPI RMA (PTO_MPI_SHARED=0), the path of windows
-# that span machines. Needs mpich libmpich-dev openmpi-bin
+# that span machines, and Open MPI's RMA for the bindings tests. The suite's
+# mpi-faults (tests/mpi/fault_jobs.py, 12 jobs a pass), mpi-usage-2 and
+# mpi-bindings add about 25 s to each MPICH pass and 50 s to Open MPI's on
+# a busy 2-vCPU machine (load 20). Needs mpich libmpich-dev openmpi-bin
 # libopenmpi-dev python3-mpi4py (README's package list) and numpy for
 # /usr/bin/python3.
 # Usage: tests/ci/mpi.sh [BUILD_ROOT [rma-both]]   (default: build-mpi)
@@ -16,7 +19,7 @@ for impl in mpich ompi; do
   # The Open MPI tree also builds the Python package: pto.mpi beside
   # Debian's python3-mpi4py, which is built on Open MPI (tests mpi4py-2 and mpi4py-4).
   python=disabled
-  targets=(tools/pto-run/pto-run tools/pto-run/pto-run-mpi)
+  targets=(tools/pto-run/pto-run tools/pto-run/pto-run-mpi tests/mpi/test_mpi_bindings)
   if [ $impl = ompi ]; then
     python=enabled
     targets+=(pto-python)
@@ -35,6 +38,10 @@ for impl in mpich ompi; do
   # MPIs (tests/ci/mpi.sh "$root" rma-both runs Open MPI's RMA too).
   if [ $impl = mpich ] || [ "${2:-}" = rma-both ]; then
     PTO_MPI_SHARED=0 timeout 600 meson test -C "$dir" --no-rebuild --suite mpi --print-errorlogs
+  else
+    # The bindings past a window on Open MPI's RMA path too (a few seconds).
+    PTO_MPI_SHARED=0 timeout 120 meson test -C "$dir" --no-rebuild mpi-bindings-2 mpi-bindings-3 \
+      --print-errorlogs
   fi
   timeout 120 meson test -C "$dir" --no-rebuild comm-blocks --print-errorlogs
 done

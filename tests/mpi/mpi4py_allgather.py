@@ -5,10 +5,13 @@ Every rank puts its row into every rank's window, then checks its gathered
 rows against mpi4py's own allgather of the same rows (exact bytes), and the
 signal count: first over MPI_COMM_WORLD, then on a window of a
 sub-communicator (even and odd ranks). Then a row of rank 0's window that
-is not aligned to its element size, which must be refused. Prints one line per rank; exits non-zero on a
+is not aligned to its element size, which must be refused, and Window.agree
+with the last rank failed: every rank learns it, and the others' waits end
+at once naming it. Prints one line per rank; exits non-zero on a
 difference."""
 import os
 import sys
+import time
 
 import numpy as np
 from mpi4py import MPI
@@ -73,6 +76,33 @@ def misaligned_row(comm):
             sys.exit("rank 0: the refused adds wrote into the window")
 
 
+def agreed_failure(prog, comm):
+    """Window.agree: every rank learns the lowest rank that failed, and that
+    rank's failure word ends the others' pto.comm.twait at its first poll
+    (not after PTO_COMM_TIMEOUT, 60 s here) with a sentence naming it."""
+    me, n = comm.Get_rank(), comm.Get_size()
+    with pto.mpi.Window(1 << 16) as win:
+        gath = win.array(np.float32, (4, 64))
+        sig = win.array(np.int32, (1,))
+        src = np.zeros(64, np.float32)
+        args = {f"d{k}": win.peer(gath, k if k < n else 0) for k in range(4)}
+        args.update({f"s{k}": win.peer(sig, k if k < n else 0) for k in range(4)})
+        assert win.agree(False) is None and win.stopped_by() is None
+        assert win.agree(me == n - 1) == n - 1
+        if me != n - 1:
+            start = time.monotonic()
+            try:  # n + 1 notifies awaited: never satisfied
+                prog(src=src, gath=gath, sig=sig, me=me, n=n + 1, **args)
+            except pto.Error as e:
+                assert f"rank {n - 1} failed" in str(e), e
+            else:
+                sys.exit(f"rank {me}: a wait went on after rank {n - 1} failed")
+            took = time.monotonic() - start
+            assert took < 10, f"rank {me}: the wait ended after {took:.1f} s"
+            assert win.stopped_by() == n - 1, win.stopped_by()
+        win.barrier()
+
+
 def main():
     comm = MPI.COMM_WORLD
     with open(os.path.join(HERE, "allgather.pto")) as f:
@@ -91,6 +121,7 @@ def main():
         else:
             sys.exit(f"rank {comm.Get_rank()}: a window on {bad!r} was made")
     misaligned_row(comm)
+    agreed_failure(prog, comm)
     me, n = comm.Get_rank(), comm.Get_size()
     print(f"rank {me} of {n}: mpi4py allgather matches (world and a sub-communicator of "
           f"{sub_size(n, me)}); library {pto.mpi.library_path()}")

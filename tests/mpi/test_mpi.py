@@ -17,6 +17,7 @@ import time
 import numpy as np
 
 import comm_cases  # the cases of pto-isa's comm ST forms (comm_cases.py)
+import fault_jobs  # random kernels with one rank's fault (fault_jobs.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HARD_LIMIT = 120  # seconds for one mpiexec run, whatever happens
@@ -157,6 +158,45 @@ def case_timeout(launcher, tool, n, tmp):
         assert f"block 0: element 0 of the signal %sig is {n}, waiting for >= {n + 1}" in line, line
     assert "allgather.pto:" in p.stderr and "no notify within 2 s" in p.stderr, p.stderr
     assert took < limit + 60, f"took {took:.1f} s"
+
+
+def case_bindings(launcher, tool, n, tmp):
+    """bindings.c (TOOL) on n ranks: bindings past a window and the context's
+    entries past the last rank refused with nothing written, a put inside
+    the window landing; every rank says so."""
+    p, _ = mpiexec(launcher, n, [tool], cwd=tmp)
+    check_run(p)
+    assert p.stdout.count("bindings: ok") == n, p.stdout + p.stderr
+
+
+def case_usage(launcher, tool, n, tmp):
+    """A usage error on every rank (a peer rank the job does not have), four
+    times: each run exits non-zero with every rank's message, whole, never
+    lost (pto-run-mpi ends such runs through pto_mpi_agree, not MPI_Abort)."""
+    sources(tmp, n)
+    args = gather_args(tool, "allgather.pto", n, [])
+    args = [a if not a.startswith("d3=") else f"d3=gath@{n}" for a in args]
+    for attempt in range(4):
+        p, took = mpiexec(launcher, n, args, cwd=tmp)
+        assert p.returncode != 0, f"run {attempt}: exit 0"
+        for r in range(n):
+            line = f"pto-run-mpi: rank {r}: d3=gath@{n}: @{n} is not a rank (0..{n - 1})"
+            assert p.stderr.count(line) == 1, f"run {attempt}, rank {r}: {line!r} not once in\n{p.stderr}"
+        assert took < 30, f"run {attempt} took {took:.1f} s"
+    # The last rank given --check: no rank launches (none waits for it in a
+    # window); the others say so.
+    if launcher != "-":
+        good = gather_args(tool, "allgather.pto", n, [])
+        cmd = [launcher, "-n", str(n - 1)] + good + [":", "-n", "1", tool, "--check",
+                                                      os.path.join(HERE, "allgather.pto")]
+        env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+                   OMPI_MCA_rmaps_base_oversubscribe="1",
+                   OMPI_MCA_btl_vader_single_copy_mechanism="none")
+        p = subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True, timeout=HARD_LIMIT)
+        assert p.returncode != 0 and "verified under profile" in p.stdout, p.stdout + p.stderr
+        for r in range(n - 1):
+            line = f"pto-run-mpi: rank {r}: stopped: rank {n - 1} does not launch"
+            assert p.stderr.count(line) == 1, p.stderr
 
 
 def case_blocks(launcher, tool, n, tmp):
@@ -363,7 +403,8 @@ def case_dispatch_meta(launcher, tool, n, tmp):
 def main():
     launcher, tool, n, case = sys.argv[1], os.path.abspath(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     with tempfile.TemporaryDirectory() as tmp:
-        run = globals().get("case_" + case) or getattr(comm_cases, "case_" + case)
+        run = (globals().get("case_" + case) or getattr(comm_cases, "case_" + case, None) or
+               getattr(fault_jobs, "case_" + case))
         run(launcher, tool, n, tmp)
     print(f"{case} on {n} ranks: ok")
 

@@ -5,17 +5,23 @@
  * Exit status: 0 success; 1 the program did not verify or failed at run time
  * (pto_last_error() on stderr, "FILE:LINE:COL: error: ..."); 2 a usage error
  * (bad option or argument, unreadable file, bad value, unknown name, dtype or
- * shape mismatch). */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+ * shape mismatch). pto-run-mpi (-DPTO_RUN_MPI): the same on the rank that
+ * failed, each message one whole write prefixed "rank R: "; 1 on every rank
+ * stopped by another's failure, which prints "pto-run-mpi: rank R: stopped:
+ * rank F failed" (pto_mpi_agree, docs/multi-card.md). */
+#define _POSIX_C_SOURCE 200809L /* setenv, open_memstream */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "npy.h"
 #include "pto_c.h"
 #ifdef PTO_RUN_MPI
+#include <signal.h>
+
 #include "pto_mpi.h"
 #endif
 
@@ -40,7 +46,10 @@ static const char kUsage[] =
     "CommDeviceContext (an i64 pointer). {rank} and {size} in any\n"
     "argument are this rank and the number of ranks (--out y=y{rank}.npy,\n"
     "r={rank}). --out writes this rank's copy. PTO_COMM_TIMEOUT (seconds,\n"
-    "default 60) ends a pto.comm.twait that is never satisfied.\n"
+    "default 60) ends a pto.comm.twait that is never satisfied. A rank that\n"
+    "fails prints its error and ends every rank (the others print one line\n"
+    "naming it; within PTO_MPI_FAIL_WAIT seconds, default 5, plus MPI_Abort's\n"
+    "time where a rank does not answer); every rank then exits non-zero.\n"
     "\n"
 #endif
     "Usage: pto-run FILE.pto [--profile HOST|A2A3|A5] [--board] [--blocks N] [--check]\n"
@@ -80,18 +89,62 @@ static const char kUsage[] =
 
 /* ---- messages ----------------------------------------------------------- */
 
+/* text (len bytes) to stderr in as few write(2) calls as the pipe takes:
+ * one for a message up to PIPE_BUF bytes, so that another process's
+ * messages on the same stderr (an MPI job's other ranks) never land inside
+ * it. */
+static void write_whole(const char *text, size_t len) {
+    fflush(stderr);
+    while (len > 0) {
+        const ssize_t n = write(STDERR_FILENO, text, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        text += n;
+        len -= (size_t)n;
+    }
+}
+
+/* One message, whole: the prefix (pto-run-mpi: "rank R: "), the text, a
+ * newline, in one write. */
+static void vsay(const char *prefix, const char *format, va_list args) {
+    char line[4096];
+    const size_t cap = sizeof(line) - 1; /* room for the newline */
+#ifdef PTO_RUN_MPI
+    int n = snprintf(line, cap, "%srank %d: ", prefix, pto_mpi_rank());
+#else
+    int n = snprintf(line, cap, "%s", prefix);
+#endif
+    if (n < 0 || (size_t)n >= cap)
+        n = 0;
+    const int m = vsnprintf(line + n, cap - (size_t)n, format, args);
+    size_t len = (size_t)n;
+    if (m > 0)
+        len += (size_t)m < cap - (size_t)n ? (size_t)m : cap - (size_t)n - 1;
+    line[len++] = '\n';
+    write_whole(line, len);
+}
+
+static void say(const char *prefix, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void say(const char *prefix, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vsay(prefix, format, args);
+    va_end(args);
+}
+
+static int usage_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *format, ...) {
     va_list args;
     va_start(args, format);
-    fputs(PTO_RUN_NAME ": ", stderr);
-    vfprintf(stderr, format, args);
-    fputs("\n", stderr);
+    vsay(PTO_RUN_NAME ": ", format, args);
     va_end(args);
     return EXIT_USAGE;
 }
 
 static int run_error(void) {
-    fprintf(stderr, "%s\n", pto_last_error());
+    say("", "%s", pto_last_error());
     return EXIT_RUN_ERROR;
 }
 
@@ -237,7 +290,7 @@ static int parse_command_line(int argc, char **argv, options *o) {
                 fputs(kUsage, stdout);
                 return PARSE_EXIT_OK;
             } else if (strcmp(arg, "--version") == 0) {
-                printf("pto-run (libpto) %s\n", pto_version_string());
+                printf(PTO_RUN_NAME " (libpto) %s\n", pto_version_string());
                 return PARSE_EXIT_OK;
             } else if (strcmp(arg, "--check") == 0) {
                 o->check = 1;
@@ -279,10 +332,10 @@ static int parse_command_line(int argc, char **argv, options *o) {
                     return usage_error("--out '%s' is not NAME=FILE.npy", v);
                 ++o->out_count;
             } else {
-                return usage_error("unknown option '%s' (see pto-run --help)", arg);
+                return usage_error("unknown option '%s' (see " PTO_RUN_NAME " --help)", arg);
             }
         } else if (!options_done && arg[0] == '-' && arg[1] != '\0') {
-            return usage_error("unknown option '%s' (see pto-run --help)", arg);
+            return usage_error("unknown option '%s' (see " PTO_RUN_NAME " --help)", arg);
         } else if (o->file == NULL) {
             o->file = arg;
         } else if (split_name_value(arg, &o->values[o->value_count]) == 0) {
@@ -293,7 +346,7 @@ static int parse_command_line(int argc, char **argv, options *o) {
         }
     }
     if (o->file == NULL)
-        return usage_error("missing FILE.pto (see pto-run --help)");
+        return usage_error("missing FILE.pto (see " PTO_RUN_NAME " --help)");
     return PARSE_OK;
 }
 
@@ -392,8 +445,18 @@ static int find_param(const pto_program *p, const name_value *nv, size_t *index)
     name[nv->name_len] = '\0';
     if (pto_program_param_find(p, name, index) == PTO_OK)
         return 0;
-    fprintf(stderr, "pto-run: unknown parameter '%s'; the program's parameters are:\n", name);
-    list_parameters(p, stderr);
+    /* The sentence and the list, one message. */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (out == NULL)
+        return usage_error("unknown parameter '%s'", name);
+    list_parameters(p, out);
+    fclose(out);
+    if (len > 0 && text[len - 1] == '\n')
+        text[len - 1] = '\0';
+    usage_error("unknown parameter '%s'; the program's parameters are:\n%s", name, text);
+    free(text);
     return EXIT_USAGE;
 }
 
@@ -723,6 +786,8 @@ static int bind_windows(run *r, pto_mpi **window) {
             total += (r->params[i].array.header.nbytes + 63) / 64 * 64;
     if (pto_mpi_window_create(total, window) != PTO_OK)
         return usage_error("%s", pto_mpi_last_error());
+    /* Every rank holds a window from here on (a failed creation fails on
+     * every rank), and meets the others in pto_mpi_agree. */
     char *base = pto_mpi_window_base(*window);
     size_t at = 0;
     for (size_t i = 0; i < r->count; ++i) {
@@ -759,37 +824,112 @@ static int bind_windows(run *r, pto_mpi **window) {
     return 0;
 }
 
-/* The launch between two barriers: every rank's window is ready before any
- * block starts, and every transfer is complete before any rank writes its
- * results. A rank whose launch fails still meets the others at the second
- * barrier (their waits end after PTO_COMM_TIMEOUT), so each reports its own
- * error; a failing MPI ends the job (MPI_Abort). */
+/* Whether this rank met the others in the agreement before the window. */
+static int g_agreed = 0;
+
+/* The line of a rank that did not fail, once another did. */
+static int stopped_by(int failed) {
+    say(PTO_RUN_NAME ": ", "stopped: rank %d failed", failed);
+    return EXIT_RUN_ERROR;
+}
+
+/* The launch between two agreements (pto_mpi_agree, each a barrier too):
+ * every rank's window is ready and bound before any block starts, and every
+ * transfer is complete before any rank writes its results (a third
+ * agreement after writing them: a rank that cannot fails the job). A rank that
+ * fails prints its own message and says so in the agreement, which ends
+ * the other ranks' waits at their next poll (not after PTO_COMM_TIMEOUT);
+ * they print one line naming it. A rank whose launch failed only because a
+ * peer failed (pto_mpi_window_stopped_by) prints that line, not the wait's
+ * error. */
 static int launch_on_ranks(const options *o, run *r) {
     pto_mpi *window = NULL;
     int rc = bind_windows(r, &window);
-    if (rc != 0) {
-        pto_mpi_abort(rc);
+    if (window == NULL) /* the creation failed on every rank, each said why */
         return rc;
+    int failed = pto_mpi_agree(window, rc != 0);
+    if (failed >= 0) {
+        if (rc == 0)
+            rc = stopped_by(failed);
+    } else {
+        int own = 0;
+        if (pto_program_launch(r->program, o->blocks, r->args) != PTO_OK) {
+            rc = EXIT_RUN_ERROR;
+            own = pto_mpi_window_stopped_by(window) < 0;
+            if (own)
+                run_error();
+        }
+        failed = pto_mpi_agree(window, own);
+        if (failed >= 0 && !own)
+            rc = stopped_by(failed);
+        if (rc == 0) {
+            /* A rank that cannot write its results fails the job as well. */
+            rc = write_outputs(r);
+            failed = pto_mpi_agree(window, rc != 0);
+            if (failed >= 0 && rc == 0)
+                rc = stopped_by(failed);
+        }
     }
-    if (pto_mpi_barrier(window) != PTO_OK) {
-        fprintf(stderr, "%s\n", pto_mpi_last_error());
-        pto_mpi_abort(EXIT_RUN_ERROR);
-    }
-    if (pto_program_launch(r->program, o->blocks, r->args) != PTO_OK) {
-        fprintf(stderr, "rank %d: %s\n", pto_mpi_rank(), pto_last_error());
-        rc = EXIT_RUN_ERROR;
-    }
-    if (pto_mpi_barrier(window) != PTO_OK) {
-        fprintf(stderr, "%s\n", pto_mpi_last_error());
-        pto_mpi_abort(EXIT_RUN_ERROR);
-    }
-    if (rc == 0)
-        rc = write_outputs(r);
     /* Results written from the window before it goes. */
     for (size_t i = 0; i < r->count; ++i)
         r->params[i].window_data = NULL;
     pto_mpi_window_destroy(window);
     return rc;
+}
+
+/* A rank ended by a signal says so, one whole line, before the signal's
+ * own action (MPI's handler where it installed one, else the default), so
+ * that the job's output names the rank that crashed or was stopped as well
+ * as the launcher's report does. The lines are made before any signal
+ * comes: the handler only writes. */
+static const int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM};
+static const char *const kFatalNames[] = {"SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGABRT", "SIGTERM"};
+#define FATAL_SIGNALS (sizeof(kFatalSignals) / sizeof(kFatalSignals[0]))
+static char g_fatal_lines[FATAL_SIGNALS][96];
+static size_t g_fatal_lengths[FATAL_SIGNALS];
+static struct sigaction g_fatal_before[FATAL_SIGNALS];
+
+static void on_fatal_signal(int sig, siginfo_t *info, void *context) {
+    for (size_t i = 0; i < FATAL_SIGNALS; ++i) {
+        if (kFatalSignals[i] != sig)
+            continue;
+        const ssize_t written = write(STDERR_FILENO, g_fatal_lines[i], g_fatal_lengths[i]);
+        (void)written;
+        const struct sigaction *before = &g_fatal_before[i];
+        if ((before->sa_flags & SA_SIGINFO) != 0 && before->sa_sigaction != NULL) {
+            before->sa_sigaction(sig, info, context);
+        } else if (before->sa_handler != SIG_DFL && before->sa_handler != SIG_IGN &&
+                   before->sa_handler != NULL) {
+            before->sa_handler(sig);
+        }
+        break;
+    }
+    /* Then the default action: the process ends by the signal. */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_fatal_signals(void) {
+    for (size_t i = 0; i < FATAL_SIGNALS; ++i) {
+        const int n = snprintf(g_fatal_lines[i], sizeof(g_fatal_lines[i]),
+                               "pto-run-mpi: rank %d: ended by signal %s\n", pto_mpi_rank(),
+                               kFatalNames[i]);
+        g_fatal_lengths[i] = n > 0 && (size_t)n < sizeof(g_fatal_lines[i]) ? (size_t)n : 0;
+        struct sigaction action;
+        memset(&action, 0, sizeof(action));
+        action.sa_sigaction = on_fatal_signal;
+        action.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NODEFER;
+        sigemptyset(&action.sa_mask);
+        sigaction(kFatalSignals[i], &action, &g_fatal_before[i]);
+    }
+}
+
+/* The actions from before catch_fatal_signals: once a rank's outcome is
+ * printed, a signal while MPI finishes (Open MPI's launcher ends the other
+ * ranks of a job that one left non-zero) adds no line. */
+static void release_fatal_signals(void) {
+    for (size_t i = 0; i < FATAL_SIGNALS; ++i)
+        sigaction(kFatalSignals[i], &g_fatal_before[i], NULL);
 }
 
 /* arg with {rank} and {size} replaced (a new string), or NULL for no memory. */
@@ -849,8 +989,19 @@ static int verify_and_run(const options *o, const char *text, size_t length) {
     if (rc == 0)
         rc = bind_all(&r, o);
 #ifdef PTO_RUN_MPI
-    if (rc != 0)
-        pto_mpi_abort(rc);
+    /* Every rank read and bound its program: the window and the launch
+     * only if every rank did (else each says why, or whom it stops for). */
+    g_agreed = 1;
+    int failed = pto_mpi_agree(NULL, rc != 0);
+    if (failed >= 0 && rc == 0)
+        rc = stopped_by(failed);
+    /* Every rank launches, or none: a rank given --check, --help or
+     * --version says so in this second agreement. */
+    if (failed < 0 && (failed = pto_mpi_agree(NULL, 0)) >= 0) {
+        say(PTO_RUN_NAME ": ", "stopped: rank %d does not launch (--check, --help or --version)",
+            failed);
+        rc = EXIT_RUN_ERROR;
+    }
     if (rc == 0)
         rc = launch_on_ranks(o, &r);
 #else
@@ -876,6 +1027,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "pto-run-mpi: %s\n", pto_mpi_last_error());
         return EXIT_RUN_ERROR;
     }
+    catch_fatal_signals();
     char **expanded = calloc((size_t)argc + 1, sizeof(char *));
     for (int i = 0; expanded != NULL && i < argc; ++i)
         if ((expanded[i] = expand_rank(argv[i])) == NULL) {
@@ -902,12 +1054,22 @@ int main(int argc, char **argv) {
     free(o.outs);
     free(o.values);
 #ifdef PTO_RUN_MPI
-    /* A rank that stops before the window would leave the others in it. */
-    if (rc != 0 && rc != PARSE_EXIT_OK && rc != EXIT_RUN_ERROR)
-        pto_mpi_abort(rc);
+    /* A rank that stopped before binding its program (a usage error, a
+     * parse or verifier error, --check, --help) meets the others in the
+     * same agreement, so none of them is left waiting for it in the window. */
+    if (!g_agreed) {
+        const int failed = pto_mpi_agree(NULL, rc != 0 && rc != PARSE_EXIT_OK);
+        if (failed >= 0 && (rc == 0 || rc == PARSE_EXIT_OK))
+            rc = stopped_by(failed);
+        /* --check, --help, --version: none of the ranks launches (a rank
+         * that would stops, instead of waiting for this one in the window). */
+        if (failed < 0)
+            pto_mpi_agree(NULL, 1);
+    }
     for (int i = 0; i < argc; ++i)
         free(argv[i]);
     free(argv);
+    release_fatal_signals();
     pto_mpi_finalize();
 #endif
     return rc == PARSE_EXIT_OK ? 0 : rc;

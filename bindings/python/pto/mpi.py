@@ -91,6 +91,8 @@ def _load() -> ctypes.CDLL:
             ("pto_mpi_context", st, [vp, vp]),
             ("pto_mpi_barrier", st, [vp]),
             ("pto_mpi_window_destroy", None, [vp]),
+            ("pto_mpi_agree", i, [vp, i]),
+            ("pto_mpi_window_stopped_by", i, [vp]),
             ("pto_mpi_last_error", ctypes.c_char_p, [])):
         f = getattr(lib, name)
         f.restype, f.argtypes = res, args
@@ -220,6 +222,23 @@ class Window:
         """Collective: completes this rank's transfers, then waits for every
         rank (pto_mpi_barrier)."""
         _check(self._lib.pto_mpi_barrier(self._handle()))
+
+    def agree(self, failed: bool = False) -> Optional[int]:
+        """Collective, in place of the barrier after a launch: every rank says
+        whether it failed; returns the lowest rank that did, or None
+        (pto_mpi_agree). A failed rank first ends the others' pto.comm.twait
+        and ttest at their next poll, then waits for them at most
+        PTO_MPI_FAIL_WAIT seconds (default 5) before ending the job
+        (MPI_Abort)."""
+        first = self._lib.pto_mpi_agree(self._handle(), 1 if failed else 0)
+        return None if first < 0 else first
+
+    def stopped_by(self) -> Optional[int]:
+        """The rank whose failure (``agree(True)``) ended one of this rank's
+        waits, or None: a launch that raised because of it failed because of
+        that rank (pto_mpi_window_stopped_by)."""
+        r = self._lib.pto_mpi_window_stopped_by(self._handle())
+        return None if r < 0 else r
 
     def close(self) -> None:
         """Collective: unregisters the transport and frees the window. The

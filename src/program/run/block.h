@@ -230,7 +230,7 @@ class Block {
   pto_status FloatInstr(const Instr& in);
   pto_status ScalarAccess(const Instr& in, bool load);
   pto_status AddPtr(const Instr& in);
-  bool WindowMove(const Instr& in);
+  bool WindowMove(const Instr& in, pto_status* status);
   // pto.comm.* (execute_comm.cc).
   pto_status Comm(const Instr& in);
   pto_status CommCopy(const Instr& in);

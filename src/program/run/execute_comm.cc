@@ -86,11 +86,13 @@ const char* CmpText(WaitCmp cmp) {
   return kText[static_cast<int>(cmp)];
 }
 
-// A run's target, or false where it lies partly in another rank's window
-// (or across two windows).
+// A run's target, or false where it does not lie inside one window yet
+// touches one (across two windows, past one's end, or refused by the
+// transport): never taken for the process's own memory.
 bool Locate(const Span& run, comm::Target* t) {
   *t = comm::Resolve(run.address, run.bytes);
   if (t->rank >= 0) return true;
+  if (t->rank == comm::kRefused) return false;
   return !comm::IsPeer(run.address, 1) && !comm::IsPeer(run.address + run.bytes - 1, 1);
 }
 
@@ -290,7 +292,7 @@ pto_status Block::CommCopy(const Instr& in) {
   std::string where;
   const pto_status s = MoveSpans(what, c, d, add, &where);
   if (s != PTO_OK && !where.empty())
-    return Error(in, s, std::string(what) + ": " + where + " lies partly in another rank's window");
+    return Error(in, s, std::string(what) + ": " + where + " does not lie inside one window");
   if (s != PTO_OK) return Diagnose(p_, in.loc, s, LastError());
   return PTO_OK;
 }
@@ -306,7 +308,7 @@ pto_status Block::CommSignal(const Instr& in) {
     for (size_t off = 0; off < r.bytes; off += 4) {
       comm::Target t;
       if (!Locate(Span{r.address + off, 4}, &t))
-        return Error(in, PTO_ERR_INVALID_ARGUMENT, std::string(what) + ": a signal lies partly in another rank's window");
+        return Error(in, PTO_ERR_INVALID_ARGUMENT, std::string(what) + ": a signal does not lie inside one window");
       targets.push_back(t);
     }
   }
@@ -421,7 +423,7 @@ pto_status Block::CommCollective(const Instr& in) {
         comm::Target t;
         if (!Locate(r, &t))
           return Error(in, PTO_ERR_INVALID_ARGUMENT,
-                       std::string(what) + ": a member's row lies partly in another rank's window");
+                       std::string(what) + ": a member's row does not lie inside one window");
       }
     }
   }
@@ -462,7 +464,7 @@ pto_status Block::CommReduce(const Instr& in) {
       comm::Target t;
       if (!Locate(r, &t))
         return Error(in, PTO_ERR_INVALID_ARGUMENT,
-                     std::string(what) + ": a member's row lies partly in another rank's window");
+                     std::string(what) + ": a member's row does not lie inside one window");
       const pto_status s = comm::Get(what, t, buffer + at, r.bytes);
       if (s != PTO_OK) return Diagnose(p_, in.loc, s, LastError());
       at += r.bytes;
@@ -482,7 +484,7 @@ pto_status Block::CommReduce(const Instr& in) {
   std::string where;
   s = MoveSpans(what, c, d, false, &where);
   if (s != PTO_OK && !where.empty())
-    return Error(in, s, std::string(what) + ": dst lies partly in another rank's window");
+    return Error(in, s, std::string(what) + ": dst does not lie inside one window");
   if (s != PTO_OK) return Diagnose(p_, in.loc, s, LastError());
   return PTO_OK;
 }

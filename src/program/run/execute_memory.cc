@@ -75,38 +75,63 @@ pto_status Block::ScalarValue(const Instr& in, bool load, pto_dtype d, char* at)
   return PTO_OK;
 }
 
+namespace {
+
+// base moved by offset elements of size bytes, in unsigned arithmetic;
+// nullptr where the address would wrap around.
+char* MovedAddress(char* base, int64_t offset, size_t size) {
+  const uint64_t steps = offset < 0 ? 0 - static_cast<uint64_t>(offset) : static_cast<uint64_t>(offset);
+  const uintptr_t at = reinterpret_cast<uintptr_t>(base);
+  if (steps > UINTPTR_MAX / size || (offset < 0 ? steps * size > at : steps * size > UINTPTR_MAX - at))
+    return nullptr;
+  return reinterpret_cast<char*>(offset < 0 ? at - steps * size : at + steps * size);
+}
+
+// pto.addptr's refusal of a pointer moved from rank's window to `to`.
+std::string RefusedMove(const std::string& pointer, int64_t offset, int32_t rank, const char* to) {
+  std::string reason;
+  comm::InOneWindow(to, 1, &reason);
+  return "pto.addptr: offset " + std::to_string(offset) + " moves " + pointer + " from rank " +
+         std::to_string(rank) + "'s window to an address no window holds: " + reason;
+}
+
+}  // namespace
+
 // The pointer moved by an element offset: the same memory, from that
 // element on (an offset past its end names no element).
 // pto.addptr from a buffer in a rank's window to the same buffer in another
 // rank's window (PyPTO's CommRemoteOffset: the difference of two window
 // bases, negative as often as not): allowed where both addresses lie in
 // windows (pto_comm.h) at offsets that keep the pointer inside the buffer's
-// copy there; the moved pointer is then that rank's memory.
-bool Block::WindowMove(const Instr& in) {
+// copy there; the moved pointer is then that rank's memory. A move the
+// transport refuses (an address standing for no rank) is an error here.
+bool Block::WindowMove(const Instr& in, pto_status* status) {
   const Binding& base = pointers_[in.b];
-  const size_t size = pto_dtype_size(static_cast<pto_dtype>(in.d));
+  const int64_t size = static_cast<int64_t>(pto_dtype_size(static_cast<pto_dtype>(in.d)));
   const comm::Target from = comm::Resolve(base.data, 1);
-  if (from.rank < 0) return false;
-  char* to_address = base.data + ints_[in.c] * static_cast<int64_t>(size);
+  char* to_address = MovedAddress(base.data, ints_[in.c], static_cast<size_t>(size));
+  if (from.rank < 0 || to_address == nullptr) return false;
   const comm::Target to = comm::Resolve(to_address, 1);
+  if (to.rank == comm::kRefused)
+    return *status = Error(in, PTO_ERR_OUT_OF_RANGE,
+                           RefusedMove(PointerName(in.b), ints_[in.c], from.rank, to_address)), true;
   if (to.rank < 0 || to.rank == from.rank) return false;
-  const int64_t moved = (static_cast<int64_t>(to.offset) - static_cast<int64_t>(from.offset)) /
-                        static_cast<int64_t>(size);
-  if (moved < 0 || moved > base.count ||
-      (static_cast<int64_t>(to.offset) - static_cast<int64_t>(from.offset)) % static_cast<int64_t>(size) != 0)
-    return false;
+  const int64_t delta = static_cast<int64_t>(to.offset - from.offset), moved = delta / size;
+  if (moved < 0 || moved > base.count || delta % size != 0) return false;
   Binding& result = pointers_[in.a];
   result = base;
   result.data = to_address;
   result.count = base.count - moved;
   result.peer = to.rank != comm::Rank();
-  return true;
+  return *status = PTO_OK, true;
 }
 
 pto_status Block::AddPtr(const Instr& in) {
   const Binding& base = pointers_[in.b];
   const int64_t offset = ints_[in.c];
-  if ((offset < 0 || offset > base.count) && p_.uses_comm && WindowMove(in)) return PTO_OK;
+  pto_status window_move = PTO_OK;  // into another rank's window, or refused
+  if ((offset < 0 || offset > base.count) && p_.uses_comm && WindowMove(in, &window_move))
+    return window_move;
   if (offset < 0 || offset > base.count)
     return Error(in, PTO_ERR_OUT_OF_RANGE,
                  "pto.addptr: offset " + std::to_string(offset) + " is outside " +
