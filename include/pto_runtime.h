@@ -1,7 +1,7 @@
 /* libpto-runtime: the host runtime of PyPTO programs (pkg-config module
- * pto-runtime). PyPTO emits a program as PTO-assembly kernels
- * (kernels/.../*.pto) and an orchestration C++ file (orchestration/*.cpp)
- * written against the PTO2 orchestration API: its entry
+ * pto-runtime). PyPTO emits a program as PTO-assembly kernels (the .pto
+ * files under kernels/) and an orchestration C++ file (a .cpp file under
+ * orchestration/) written against the PTO2 orchestration API: its entry
  * aicpu_orchestration_entry submits kernel tasks with their tensors and
  * scalars. This library runs such a program on libpto:
  *
