@@ -4,10 +4,8 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
-#include <fstream>
-#include <iterator>
 #include <new>
 
 #include "runtime.h"
@@ -18,20 +16,16 @@ namespace {
 
 thread_local std::string last_error;
 
+// (opendir and access rather than stat: stat's symbol is newer than the
+// glibc the Python wheel targets.)
 bool IsDirectory(const std::string &path) {
-    struct stat st;
-    return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+    DIR *d = opendir(path.c_str());
+    if (d != nullptr) closedir(d);
+    return d != nullptr;
 }
 
 std::string Resolve(const pto_runtime *rt, const std::string &path) {
     return !path.empty() && path[0] == '/' ? path : rt->work_dir + "/" + path;
-}
-
-bool ReadFile(const std::string &path, std::string *text) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    text->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    return !in.bad();
 }
 
 // Verifies kernel k's module with its function as the entry.
@@ -133,8 +127,7 @@ PTO_API pto_status pto_runtime_open(const char *work_dir, pto_runtime **out) {
     rt->work_dir = work_dir;
     while (rt->work_dir.size() > 1 && rt->work_dir.back() == '/') rt->work_dir.pop_back();
     const std::string table = rt->work_dir + "/kernel_table.txt";
-    struct stat st;
-    if (stat(table.c_str(), &st) == 0) {
+    if (access(table.c_str(), F_OK) == 0) {
         const pto_status s = pto_host::LoadTable(rt, table);
         if (s != PTO_OK) {
             delete rt;

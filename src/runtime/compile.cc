@@ -1,6 +1,7 @@
 // Compiling the orchestration: the system C++ compiler against this
 // library's copy of pto_orchestration_api.h, the shared object kept in a
 // cache directory under the hash of everything that makes it, then loaded.
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,9 +11,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <fstream>
-#include <iterator>
-#include <sstream>
 
 #include "runtime.h"
 
@@ -40,17 +38,9 @@ std::string Hex(uint64_t v) {
     return buf;
 }
 
-bool ReadFile(const std::string &path, std::string *text) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    text->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    return !in.bad();
-}
-
-bool Exists(const std::string &path) {
-    struct stat st;
-    return stat(path.c_str(), &st) == 0;
-}
+// (access and opendir rather than stat: stat's symbol is newer than the
+// glibc the Python wheel targets.)
+bool Exists(const std::string &path) { return access(path.c_str(), F_OK) == 0; }
 
 // mkdir -p.
 bool MakeDirs(const std::string &dir) {
@@ -59,20 +49,16 @@ bool MakeDirs(const std::string &dir) {
         const std::string part = dir.substr(0, at);
         if (mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) return false;
     }
-    struct stat st;
-    return stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+    DIR *d = opendir(dir.c_str());
+    if (d != nullptr) closedir(d);
+    return d != nullptr;
 }
 
 // Writes text to path through a temporary file renamed into place, so
 // concurrent sessions never see half a file.
 bool WriteAtomically(const std::string &path, const std::string &text) {
     const std::string tmp = path + ".tmp." + std::to_string(getpid());
-    {
-        std::ofstream out(tmp, std::ios::binary);
-        out << text;
-        if (!out) return false;
-    }
-    return rename(tmp.c_str(), path.c_str()) == 0;
+    return WriteFile(tmp, text) && rename(tmp.c_str(), path.c_str()) == 0;
 }
 
 std::string DefaultCacheDir() {
@@ -83,11 +69,8 @@ std::string DefaultCacheDir() {
 }
 
 std::vector<std::string> Compiler() {
-    std::vector<std::string> words;
     const char *cxx = getenv("CXX");
-    std::istringstream in(cxx != nullptr && *cxx != '\0' ? cxx : "c++");
-    std::string w;
-    while (in >> w) words.push_back(w);
+    std::vector<std::string> words = Words(cxx != nullptr ? cxx : "");
     if (words.empty()) words.push_back("c++");
     return words;
 }
@@ -132,9 +115,8 @@ int RunIn(const std::string &dir, const std::vector<std::string> &argv, const st
 
 // The compiler's first error (or, failing that, its last line).
 std::string FirstError(const std::string &log) {
-    std::istringstream in(log);
-    std::string line, last;
-    while (std::getline(in, line)) {
+    std::string last;
+    for (const std::string &line : Lines(log)) {
         if (line.find(" error: ") != std::string::npos || line.find("undefined reference") != std::string::npos)
             return line;
         if (!line.empty()) last = line;

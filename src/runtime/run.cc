@@ -12,6 +12,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
@@ -885,7 +886,15 @@ pto_status RunState::Execute(const pto_runtime_args &in) {
         ReportFatal(PTO_ERR_INVALID_ARGUMENT, Format("%s was built for another version of the runtime's table",
                                                      o.library.c_str()));
     } else {
-        o.entry(*chip);
+        try {
+            o.entry(*chip);
+        } catch (const std::exception &e) {
+            ReportFatal(PTO_ERR_INVALID_ARGUMENT, Format("%s: aicpu_orchestration_entry threw: %s",
+                                                         rt_->orchestration_path.c_str(), e.what()));
+        } catch (...) {
+            ReportFatal(PTO_ERR_INVALID_ARGUMENT,
+                        Format("%s: aicpu_orchestration_entry threw", rt_->orchestration_path.c_str()));
+        }
         o.bind(nullptr, nullptr);
     }
     {

@@ -24,6 +24,13 @@ pto_status FailV(pto_status status, const char *format, va_list ap) __attribute_
 std::string Format(const char *format, ...) __attribute__((format(printf, 1, 2)));
 std::string FormatV(const char *format, va_list ap) __attribute__((format(printf, 1, 0)));
 
+// Text helpers, on C stdio (iostreams would bring libstdc++'s locale and
+// newer glibc symbols into the Python wheel's static C++ runtime).
+bool ReadFile(const std::string &path, std::string *text);  // false if unreadable
+bool WriteFile(const std::string &path, const std::string &text);
+std::vector<std::string> Words(const std::string &text);    // split at whitespace
+std::vector<std::string> Lines(const std::string &text);    // split at '\n'
+
 // One trailing index parameter of a kernel (a kernel table `dims` entry):
 // an expression over the task's tensor shapes, kept as reverse Polish.
 struct DimExpr {

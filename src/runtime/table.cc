@@ -4,8 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include <fstream>
-#include <sstream>
+#include <stdio.h>
 
 #include "runtime.h"
 
@@ -98,13 +97,6 @@ private:
     std::string error_;
 };
 
-bool SplitWords(const std::string &line, std::vector<std::string> *words) {
-    std::istringstream in(line.substr(0, line.find('#')));
-    std::string w;
-    while (in >> w) words->push_back(w);
-    return !words->empty();
-}
-
 bool ParseId(const std::string &s, int32_t *id) {
     char *end = nullptr;
     errno = 0;
@@ -115,6 +107,49 @@ bool ParseId(const std::string &s, int32_t *id) {
 }
 
 }  // namespace
+
+bool ReadFile(const std::string &path, std::string *text) {
+    FILE *f = fopen(path.c_str(), "rb");
+    if (f == nullptr) return false;
+    text->clear();
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) text->append(buf, n);
+    const bool ok = ferror(f) == 0;
+    fclose(f);
+    return ok;
+}
+
+bool WriteFile(const std::string &path, const std::string &text) {
+    FILE *f = fopen(path.c_str(), "wb");
+    if (f == nullptr) return false;
+    const bool ok = fwrite(text.data(), 1, text.size(), f) == text.size();
+    return fclose(f) == 0 && ok;
+}
+
+std::vector<std::string> Words(const std::string &text) {
+    std::vector<std::string> words;
+    size_t at = 0;
+    while (at < text.size()) {
+        while (at < text.size() && isspace(static_cast<unsigned char>(text[at]))) at++;
+        const size_t start = at;
+        while (at < text.size() && !isspace(static_cast<unsigned char>(text[at]))) at++;
+        if (at > start) words.push_back(text.substr(start, at - start));
+    }
+    return words;
+}
+
+std::vector<std::string> Lines(const std::string &text) {
+    std::vector<std::string> lines;
+    size_t at = 0;
+    while (at < text.size()) {
+        size_t end = text.find('\n', at);
+        if (end == std::string::npos) end = text.size();
+        lines.push_back(text.substr(at, end - at));
+        at = end + 1;
+    }
+    return lines;
+}
 
 bool ParseDimExpr(const std::string &text, DimExpr *out, std::string *error) {
     DimExpr e;
@@ -171,12 +206,13 @@ bool EvalDimExpr(const DimExpr &expr, const ChipTensor *const *tensors, int32_t 
 }
 
 pto_status LoadTable(pto_runtime *rt, const std::string &path) {
-    std::ifstream in(path);
-    if (!in) return Fail(PTO_ERR_INVALID_ARGUMENT, "%s: cannot be read", path.c_str());
-    std::string line;
-    for (int number = 1; std::getline(in, line); number++) {
-        std::vector<std::string> w;
-        if (!SplitWords(line, &w)) continue;
+    std::string text;
+    if (!ReadFile(path, &text)) return Fail(PTO_ERR_INVALID_ARGUMENT, "%s: cannot be read", path.c_str());
+    const std::vector<std::string> lines = Lines(text);
+    for (size_t index = 0; index < lines.size(); index++) {
+        const int number = static_cast<int>(index) + 1;
+        const std::vector<std::string> w = Words(lines[index].substr(0, lines[index].find('#')));
+        if (w.empty()) continue;
         const std::string where = Format("%s:%d", path.c_str(), number);
         pto_status st = PTO_OK;
         if (w[0] == "orchestration" && w.size() == 2) {
