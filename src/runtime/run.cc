@@ -153,7 +153,7 @@ private:
 
     // A submission's steps: its kernel and blocks, its parameters bound, its
     // dependencies (the Link* with mu_ held); false after an error.
-    bool ChooseKernel(Task *t, const MixedKernels &mk, int32_t blocks, const std::string &at);
+    bool ChooseKernel(Task *t, const MixedKernels &mk, int32_t blocks, PtoOrchSite site);
     bool BindKernel(Task *t, const ChipTensor *const *tensors, int32_t ntensors, const CoreTaskArgs &args);
     bool LinkTensors(Task *t, const std::vector<const ChipTensor *> &tensors, const CoreTaskArgs &args);
     bool LinkPredicate(Task *t, const CoreTaskPredicate &p);
@@ -437,7 +437,8 @@ void RunState::AddAccess(Task *t, Region *r, std::unique_ptr<Access> a) {
 bool RunState::BindKernel(Task *t, const ChipTensor *const *tensors, int32_t ntensors, const CoreTaskArgs &args) {
     const Kernel &k = *t->kernel;
     pto_program *program = t->program;
-    const std::string where = t->Describe();
+    // Only an error needs the task's description.
+    auto where_text = [t] { return t->Describe(); };
     size_t params = pto_program_param_count(program);
     if (t->lanes > 1 && pto_program_param_find(program, "__pto_runtime_lane_idx___", &t->lane_param) == PTO_OK)
         params--;  // the lane's index, last
@@ -447,14 +448,14 @@ bool RunState::BindKernel(Task *t, const ChipTensor *const *tensors, int32_t nte
     const size_t ndims = k.dims.size();
     if (params != static_cast<size_t>(ntensors) + nscalars + ndims) {
         ReportFatal(PTO_ERR_INVALID_ARGUMENT,
-                    Format("%s: the kernel takes %zu parameters; the task gives %d tensors and %zu scalars%s", where.c_str(),
+                    Format("%s: the kernel takes %zu parameters; the task gives %d tensors and %zu scalars%s", where_text().c_str(),
                            params, ntensors, nscalars,
                            k.has_dims ? Format(" and the kernel table %zu dims", ndims).c_str()
                                       : " (the kernel table's 'dims' give the parameters after the scalars)"));
         return false;
     }
     if (pto_args_create(program, &t->args) != PTO_OK) {
-        ReportFatal(PTO_ERR_OUT_OF_MEMORY, where + ": " + pto_last_error());
+        ReportFatal(PTO_ERR_OUT_OF_MEMORY, where_text() + ": " + pto_last_error());
         return false;
     }
     for (int32_t i = 0; i < ntensors; i++) {
@@ -463,7 +464,7 @@ bool RunState::BindKernel(Task *t, const ChipTensor *const *tensors, int32_t nte
         const char *name = pto_program_param_name(program, i);
         if (kind != PTO_PARAM_POINTER) {
             ReportFatal(PTO_ERR_INVALID_ARGUMENT, Format("%s: parameter %d (%%%s) is %s; the task's tensor %d is a "
-                                                         "tensor", where.c_str(), i, name, KindName(kind), i));
+                                                         "tensor", where_text().c_str(), i, name, KindName(kind), i));
             return false;
         }
         bool known = false;
@@ -471,7 +472,7 @@ bool RunState::BindKernel(Task *t, const ChipTensor *const *tensors, int32_t nte
         const pto_dtype pd = pto_program_param_dtype(program, i);
         if (!known || !Compatible(dt, pd)) {
             ReportFatal(PTO_ERR_DTYPE_MISMATCH, Format("%s: parameter %d (%%%s) points to %s; the task's tensor %d is %s",
-                                                       where.c_str(), i, name, pto_dtype_string(pd), i,
+                                                       where_text().c_str(), i, name, pto_dtype_string(pd), i,
                                                        get_dtype_name(v.dtype)));
             return false;
         }
@@ -479,7 +480,7 @@ bool RunState::BindKernel(Task *t, const ChipTensor *const *tensors, int32_t nte
         void *data = reinterpret_cast<void *>(v.buffer.addr + v.start_offset * element);
         const pto_status st = pto_args_set_pointer(t->args, i, data, v.extent_elem() * element);
         if (st != PTO_OK) {
-            ReportFatal(st, where + ": " + pto_last_error());
+            ReportFatal(st, where_text() + ": " + pto_last_error());
             return false;
         }
     }
@@ -500,12 +501,12 @@ bool RunState::BindKernel(Task *t, const ChipTensor *const *tensors, int32_t nte
             st = pto_args_set_float(t->args, index, FloatFromBits(bits, pto_program_param_dtype(program, index)));
         } else {
             ReportFatal(PTO_ERR_INVALID_ARGUMENT, Format("%s: parameter %zu (%%%s) is %s; the task's scalar %zu is a "
-                                                         "scalar", where.c_str(), index,
+                                                         "scalar", where_text().c_str(), index,
                                                          pto_program_param_name(program, index), KindName(kind), j));
             return false;
         }
         if (st != PTO_OK) {
-            ReportFatal(st, Format("%s: scalar %zu: %s", where.c_str(), j, pto_last_error()));
+            ReportFatal(st, Format("%s: scalar %zu: %s", where_text().c_str(), j, pto_last_error()));
             return false;
         }
     }
@@ -514,7 +515,7 @@ bool RunState::BindKernel(Task *t, const ChipTensor *const *tensors, int32_t nte
         int64_t value = 0;
         std::string error;
         if (!EvalDimExpr(k.dims[d], tensors, ntensors, &value, &error)) {
-            ReportFatal(PTO_ERR_INVALID_ARGUMENT, Format("%s: dims %zu: %s", where.c_str(), d, error.c_str()));
+            ReportFatal(PTO_ERR_INVALID_ARGUMENT, Format("%s: dims %zu: %s", where_text().c_str(), d, error.c_str()));
             return false;
         }
         const pto_status st = pto_program_param_kind(program, index) == PTO_PARAM_INT
@@ -522,7 +523,7 @@ bool RunState::BindKernel(Task *t, const ChipTensor *const *tensors, int32_t nte
                                   : PTO_ERR_INVALID_ARGUMENT;
         if (st != PTO_OK) {
             ReportFatal(st == PTO_ERR_OUT_OF_RANGE ? st : PTO_ERR_INVALID_ARGUMENT,
-                        Format("%s: dims %zu (%s = %lld) for parameter %zu (%%%s): %s", where.c_str(), d,
+                        Format("%s: dims %zu (%s = %lld) for parameter %zu (%%%s): %s", where_text().c_str(), d,
                                k.dims[d].text.c_str(), static_cast<long long>(value), index,
                                pto_program_param_name(program, index),
                                st == PTO_ERR_INVALID_ARGUMENT ? "not an integer parameter" : pto_last_error()));
@@ -532,7 +533,8 @@ bool RunState::BindKernel(Task *t, const ChipTensor *const *tensors, int32_t nte
     return true;
 }
 
-bool RunState::ChooseKernel(Task *t, const MixedKernels &mk, int32_t blocks, const std::string &at) {
+bool RunState::ChooseKernel(Task *t, const MixedKernels &mk, int32_t blocks, PtoOrchSite site) {
+    auto at = [&] { return Format("%s: task %u", Where(site).c_str(), t->id); };  // for an error only
     int32_t aic = mk.aic_kernel_id, aiv = mk.aiv0_kernel_id, aiv1 = mk.aiv1_kernel_id;
     if (aiv == INVALID_KERNEL_ID) std::swap(aiv, aiv1);
     t->kernel_ids[0] = aic;
@@ -540,17 +542,17 @@ bool RunState::ChooseKernel(Task *t, const MixedKernels &mk, int32_t blocks, con
     t->kernel_ids[2] = aiv1;
     for (int32_t id : t->kernel_ids) {
         if (id != INVALID_KERNEL_ID && rt_->kernels.count(id) == 0) {
-            ReportFatal(PTO_ERR_INVALID_ARGUMENT, Format("%s: kernel id %d is not in the kernel table", at.c_str(), id));
+            ReportFatal(PTO_ERR_INVALID_ARGUMENT, Format("%s: kernel id %d is not in the kernel table", at().c_str(), id));
             return false;
         }
     }
     if (aic == INVALID_KERNEL_ID && aiv == INVALID_KERNEL_ID) {
-        ReportFatal(PTO_ERR_INVALID_ARGUMENT, Format("%s: a task with no kernel", at.c_str()));
+        ReportFatal(PTO_ERR_INVALID_ARGUMENT, Format("%s: a task with no kernel", at().c_str()));
         return false;
     }
     if (aiv1 != INVALID_KERNEL_ID && aiv1 != aiv) {
         ReportFatal(PTO_ERR_INVALID_ARGUMENT,
-                    Format("%s: two different vector kernels (%d and %d) in one task", at.c_str(), aiv, aiv1));
+                    Format("%s: two different vector kernels (%d and %d) in one task", at().c_str(), aiv, aiv1));
         return false;
     }
     Kernel *k = &rt_->kernels.at(aic != INVALID_KERNEL_ID ? aic : aiv);
@@ -558,7 +560,7 @@ bool RunState::ChooseKernel(Task *t, const MixedKernels &mk, int32_t blocks, con
         ReportFatal(PTO_ERR_INVALID_ARGUMENT,
                     Format("%s: the cube kernel %d (%s) and the vector kernel %d (%s) of a mixed task must be the "
                            "cube and vector functions of one module",
-                           at.c_str(), aic, k->path.c_str(), aiv, rt_->kernels.at(aiv).path.c_str()));
+                           at().c_str(), aic, k->path.c_str(), aiv, rt_->kernels.at(aiv).path.c_str()));
         return false;
     }
     t->kernel = k;
@@ -567,7 +569,7 @@ bool RunState::ChooseKernel(Task *t, const MixedKernels &mk, int32_t blocks, con
         // Two lanes of a vector kernel: its sub-block id bound to each.
         const pto_status st = MakeLaneProgram(k);
         if (st != PTO_OK) {
-            ReportFatal(st, at + ": " + pto_runtime_last_error());
+            ReportFatal(st, at() + ": " + pto_runtime_last_error());
             return false;
         }
         if (k->lane_program != nullptr) {
@@ -576,7 +578,7 @@ bool RunState::ChooseKernel(Task *t, const MixedKernels &mk, int32_t blocks, con
         }
     }
     if (blocks < 1 || blocks > 65536) {
-        ReportFatal(PTO_ERR_OUT_OF_RANGE, Format("%s: launch_spec's block count %d (1..65536)", at.c_str(), blocks));
+        ReportFatal(PTO_ERR_OUT_OF_RANGE, Format("%s: launch_spec's block count %d (1..65536)", at().c_str(), blocks));
         return false;
     }
     t->blocks = static_cast<uint32_t>(blocks);
@@ -674,14 +676,14 @@ void RunState::Submit(const MixedKernels *mk, const CoreTaskArgs *args, bool dum
     t->site = site;
     t->dummy = dummy;
     t->id = static_cast<uint32_t>(tasks_.size());
-    const std::string at = Format("%s: task %u", Where(site).c_str(), t->id);
+    auto at = [&] { return Format("%s: task %u", Where(site).c_str(), t->id); };
     if (args->has_error) {
         return ReportFatal(PTO_ERR_INVALID_ARGUMENT,
-                           Format("%s: %s", at.c_str(), args->error_msg != nullptr ? args->error_msg : "bad arguments"));
+                           Format("%s: %s", at().c_str(), args->error_msg != nullptr ? args->error_msg : "bad arguments"));
     }
     // The kernel: one core's, two lanes of one vector kernel, or a cube and
     // vector pair of one module.
-    if (!dummy && !ChooseKernel(t, *mk, args->launch_spec.block_num(), at)) return;
+    if (!dummy && !ChooseKernel(t, *mk, args->launch_spec.block_num(), site)) return;
 
     // The tensors: the task's views, OUTPUTs allocated now.
     const int32_t n = args->tensor_count();
