@@ -151,12 +151,23 @@ PTO_API pto_status pto_runtime_args_add_tensor(pto_runtime_args *args, void *dat
  * sign-extended). Errors: PTO_ERR_NULL_ARGUMENT. */
 PTO_API pto_status pto_runtime_args_add_scalar(pto_runtime_args *args, uint64_t bits);
 
+/* Declares nbytes of host memory at data that the program may reach
+ * through a scalar instead of a tensor: a scalar whose kernel parameter is a
+ * pointer (PyPTO's CommCtx, the multi-card context a kernel reads, e.g.
+ * pto_mpi_context's) is bound to the address its 64 bits give, which must lie
+ * in one of the run's tensors or such memories, with the bytes from it to
+ * that memory's end. Not an argument of the orchestration. Errors:
+ * PTO_ERR_NULL_ARGUMENT (args, or data with nbytes > 0);
+ * PTO_ERR_INVALID_ARGUMENT for nbytes 0. */
+PTO_API pto_status pto_runtime_args_add_memory(pto_runtime_args *args, void *data, size_t nbytes);
+
 /* Runs the orchestration once on args and waits for every task it
  * submitted. Errors: those of pto_runtime_prepare; PTO_ERR_INVALID_ARGUMENT
  * if the orchestration's expected argument count differs from args', for
  * a task that names an unknown kernel id, a kernel whose parameters do not
  * take the task's tensors and scalars (count, pointer or scalar kind,
- * dtype), a view outside its tensor, a dependency on a task that is never
+ * dtype), a view outside its tensor, a scalar bound to a pointer that lies
+ * in no tensor or memory of the run, a dependency on a task that is never
  * submitted or a cycle of dependencies (the tasks named); a kernel's own
  * status for an error in a kernel (the first one; no new task starts after
  * it). */

@@ -303,6 +303,17 @@ PTO_API pto_status pto_runtime_args_add_scalar(pto_runtime_args *args, uint64_t 
     return PTO_OK;
 }
 
+PTO_API pto_status pto_runtime_args_add_memory(pto_runtime_args *args, void *data, size_t nbytes) {
+    if (args == nullptr || (data == nullptr && nbytes > 0))
+        return Fail(PTO_ERR_NULL_ARGUMENT, "pto_runtime_args_add_memory: NULL argument");
+    if (nbytes == 0) return Fail(PTO_ERR_INVALID_ARGUMENT, "pto_runtime_args_add_memory: 0 bytes");
+    if (reinterpret_cast<uintptr_t>(data) > UINTPTR_MAX - nbytes)
+        return Fail(PTO_ERR_OUT_OF_RANGE, "pto_runtime_args_add_memory: %zu bytes at %p pass the end of memory", nbytes,
+                    data);
+    args->memories.emplace_back(data, nbytes);
+    return PTO_OK;
+}
+
 PTO_API pto_status pto_runtime_run(pto_runtime *rt, const pto_runtime_args *args) {
     if (rt == nullptr || args == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, "pto_runtime_run: NULL argument");
     const pto_status st = pto_runtime_prepare(rt);

@@ -70,6 +70,7 @@ struct Task {
     uint32_t lanes = 1;            // 2: two vector lanes, lane_param bound to each
     size_t lane_param = SIZE_MAX;
     std::vector<std::unique_ptr<Access>> accesses;
+    std::vector<std::unique_ptr<Access>> pointer_scalars;  // bound, not yet linked
     std::vector<Region *> regions;  // held until the task has run
     // The dispatch predicate (CoreTaskPredicate), when there is one.
     bool has_predicate = false;

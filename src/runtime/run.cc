@@ -128,6 +128,7 @@ private:
     // Memory.
     Region *FindRegion(uint64_t lo, uint64_t hi);
     Region *AddRegion(uint64_t start, uint64_t end, void *owned);
+    void AddCallerRegion(uint64_t lo, uint64_t hi);  // before the workers start
     void ReleaseRegion(Region *r);  // with mu_ held
     bool Allocate(const TensorCreateInfo &ci, ChipTensor *out, PtoOrchSite site, const char *what);
     // The task's accesses and dependencies, with mu_ held.
@@ -155,6 +156,7 @@ private:
     // dependencies (the Link* with mu_ held); false after an error.
     bool ChooseKernel(Task *t, const MixedKernels &mk, int32_t blocks, PtoOrchSite site);
     bool BindKernel(Task *t, const ChipTensor *const *tensors, int32_t ntensors, const CoreTaskArgs &args);
+    bool BindScalarPointer(Task *t, size_t index, uint64_t addr);
     bool LinkTensors(Task *t, const std::vector<const ChipTensor *> &tensors, const CoreTaskArgs &args);
     bool LinkPredicate(Task *t, const CoreTaskPredicate &p);
     bool LinkExplicit(Task *t, const CoreTaskArgs &args);
@@ -252,6 +254,22 @@ Region *RunState::AddRegion(uint64_t start, uint64_t end, void *owned) {
     Region *p = r.get();
     regions_[start] = std::move(r);
     return p;
+}
+
+void RunState::AddCallerRegion(uint64_t lo, uint64_t hi) {
+    if (hi == lo) return;
+    // Caller memories that share bytes are one region.
+    for (;;) {
+        auto it = regions_.lower_bound(lo);
+        Region *r = nullptr;
+        if (it != regions_.begin() && std::prev(it)->second->end > lo) r = std::prev(it)->second.get();
+        else if (it != regions_.end() && it->second->start < hi) r = it->second.get();
+        if (r == nullptr) break;
+        lo = std::min(lo, r->start);
+        hi = std::max(hi, r->end);
+        regions_.erase(r->start);
+    }
+    AddRegion(lo, hi, nullptr);
 }
 
 void RunState::ReleaseRegion(Region *r) {
@@ -434,6 +452,39 @@ void RunState::AddAccess(Task *t, Region *r, std::unique_ptr<Access> a) {
     t->accesses.push_back(std::move(a));
 }
 
+bool RunState::BindScalarPointer(Task *t, size_t index, uint64_t addr) {
+    const pto_program *program = t->program;
+    const uint64_t element = pto_dtype_size(pto_program_param_dtype(program, index));
+    Region *r = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        r = addr <= UINT64_MAX - element ? FindRegion(addr, addr + element) : nullptr;
+        if (r != nullptr) {
+            // The kernel may reach from the address to the region's end.
+            auto a = std::make_unique<Access>();
+            a->lo = addr;
+            a->hi = r->end;
+            a->write = (pto_program_param_access(program, index) & PTO_PARAM_WRITE) != 0;
+            t->pointer_scalars.push_back(std::move(a));
+        }
+    }
+    if (r == nullptr) {
+        ReportFatal(PTO_ERR_OUT_OF_RANGE,
+                    Format("%s: scalar 0x%llx for pointer parameter %zu (%%%s) lies in no tensor or memory of the run "
+                           "(pto_runtime_args_add_memory)",
+                           t->Describe().c_str(), static_cast<unsigned long long>(addr), index,
+                           pto_program_param_name(program, index)));
+        return false;
+    }
+    const uint64_t bytes = (r->end - addr) / element * element;
+    const pto_status st = pto_args_set_pointer(t->args, index, reinterpret_cast<void *>(addr), bytes);
+    if (st != PTO_OK) {
+        ReportFatal(st, t->Describe() + ": " + pto_last_error());
+        return false;
+    }
+    return true;
+}
+
 bool RunState::BindKernel(Task *t, const ChipTensor *const *tensors, int32_t ntensors, const CoreTaskArgs &args) {
     const Kernel &k = *t->kernel;
     pto_program *program = t->program;
@@ -499,6 +550,8 @@ bool RunState::BindKernel(Task *t, const ChipTensor *const *tensors, int32_t nte
                 st = pto_args_set_int(t->args, index, static_cast<int32_t>(bits));
         } else if (kind == PTO_PARAM_FLOAT) {
             st = pto_args_set_float(t->args, index, FloatFromBits(bits, pto_program_param_dtype(program, index)));
+        } else if (kind == PTO_PARAM_POINTER) {
+            if (!BindScalarPointer(t, index, bits)) return false;
         } else {
             ReportFatal(PTO_ERR_INVALID_ARGUMENT, Format("%s: parameter %zu (%%%s) is %s; the task's scalar %zu is a "
                                                          "scalar", where_text().c_str(), index,
@@ -607,6 +660,17 @@ bool RunState::LinkTensors(Task *t, const std::vector<const ChipTensor *> &tenso
             return false;
         }
         AddAccess(t, r, std::make_unique<Access>(DescribeView(v, r->start, write)));
+    }
+    // Scalars bound to pointers, their regions looked up again under this
+    // lock (a worker may have released a runtime tensor's since).
+    std::vector<std::unique_ptr<Access>> scalars = std::move(t->pointer_scalars);
+    for (auto &a : scalars) {
+        Region *r = FindRegion(a->lo, a->lo + 1);
+        if (r == nullptr || a->hi > r->end) {
+            FailLocked(PTO_ERR_OUT_OF_RANGE, t->Describe() + ": a scalar pointer's memory was released");
+            return false;
+        }
+        AddAccess(t, r, std::move(a));
     }
     return true;
 }
@@ -854,21 +918,9 @@ pto_status RunState::Execute(const pto_runtime_args &in) {
     if (tensors.size() > static_cast<size_t>(CHIP_MAX_TENSOR_ARGS) || in.scalars.size() > static_cast<size_t>(CHIP_MAX_SCALAR_ARGS))
         return Fail(PTO_ERR_INVALID_ARGUMENT, "pto_runtime_run: %zu tensors and %zu scalars (at most %d and %d)",
                     tensors.size(), in.scalars.size(), CHIP_MAX_TENSOR_ARGS, CHIP_MAX_SCALAR_ARGS);
-    for (ChipTensor &t : tensors) {
-        uint64_t lo = t.buffer.addr, hi = t.buffer.addr + t.buffer.size;
-        if (hi == lo) continue;
-        for (;;) {
-            auto it = regions_.lower_bound(lo);
-            Region *r = nullptr;
-            if (it != regions_.begin() && std::prev(it)->second->end > lo) r = std::prev(it)->second.get();
-            else if (it != regions_.end() && it->second->start < hi) r = it->second.get();
-            if (r == nullptr) break;
-            lo = std::min(lo, r->start);
-            hi = std::max(hi, r->end);
-            regions_.erase(r->start);
-        }
-        AddRegion(lo, hi, nullptr);
-    }
+    for (const ChipTensor &t : tensors) AddCallerRegion(t.buffer.addr, t.buffer.addr + t.buffer.size);
+    for (const auto &m : in.memories)
+        AddCallerRegion(reinterpret_cast<uint64_t>(m.first), reinterpret_cast<uint64_t>(m.first) + m.second);
     for (const ChipTensor &t : tensors) chip->add_tensor(t);
     for (uint64_t s : in.scalars) chip->add_scalar(s);
     if (o.config != nullptr) {

@@ -96,6 +96,7 @@ struct pto_runtime {
 struct pto_runtime_args {
     std::vector<ChipTensor> tensors;
     std::vector<uint64_t> scalars;
+    std::vector<std::pair<void *, size_t>> memories;  // pto_runtime_args_add_memory
 };
 
 namespace pto_host {

@@ -363,6 +363,35 @@ static void test_prepare_errors(void **state) {
     pto_runtime_args_destroy(a);
 }
 
+/* A scalar bound to a kernel's pointer parameter: the memory the caller
+ * declared (out = table), and an address in no memory of the run refused. */
+static void test_scalar_pointer(void **state) {
+    (void)state;
+    float table[16], out[16] = {0};
+    fill(table, 16, 14);
+    for (int declared = 1; declared >= 0; declared--) {
+        pto_runtime *rt = session("orchestration/memory.cpp", 2);
+        pto_runtime_args *a = new_args();
+        add_f32(a, out, 1, 16);
+        assert_int_equal(pto_runtime_args_add_scalar(a, (uint64_t)(uintptr_t)table), PTO_OK);
+        if (declared) {
+            assert_int_equal(pto_runtime_args_add_memory(a, table, sizeof table), PTO_OK);
+            run_ok(rt, a);
+            assert_floats(out, table, 16, "out");
+        } else {
+            assert_int_equal(pto_runtime_run(rt, a), PTO_ERR_OUT_OF_RANGE);
+            assert_non_null(strstr(pto_runtime_last_error(), "memory.cpp:"));
+            assert_non_null(strstr(pto_runtime_last_error(), "lies in no tensor or memory of the run"));
+            printf("[scalar pointer] %s\n", pto_runtime_last_error());
+        }
+        done(rt, a);
+    }
+    pto_runtime_args *a = new_args();
+    assert_int_equal(pto_runtime_args_add_memory(a, NULL, 16), PTO_ERR_NULL_ARGUMENT);
+    assert_int_equal(pto_runtime_args_add_memory(a, table, 0), PTO_ERR_INVALID_ARGUMENT);
+    pto_runtime_args_destroy(a);
+}
+
 /* The C API's own refusals. */
 static void test_api_errors(void **state) {
     (void)state;
@@ -410,7 +439,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chain),   cmocka_unit_test(test_views),        cmocka_unit_test(test_scopes),
         cmocka_unit_test(test_mixed),   cmocka_unit_test(test_concurrency),  cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_prepare_errors), cmocka_unit_test(test_api_errors),
+        cmocka_unit_test(test_prepare_errors), cmocka_unit_test(test_scalar_pointer),
+        cmocka_unit_test(test_api_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
