@@ -363,6 +363,34 @@ static void test_prepare_errors(void **state) {
     pto_runtime_args_destroy(a);
 }
 
+/* Dispatch predicates, read after the task's dependencies (predicate.cpp). */
+static void test_predicate(void **state) {
+    (void)state;
+    for (uint32_t workers = 1; workers <= 2; workers++) {
+        int32_t flags[2] = {1, 0};
+        float x[16], out1[16], out2[16];
+        fill(x, 16, 15);
+        for (int i = 0; i < 16; i++) out1[i] = out2[i] = -1;
+        pto_runtime *rt = session("orchestration/predicate.cpp", workers);
+        pto_runtime_args *a = new_args();
+        const uint64_t shape[2] = {1, 2};
+        assert_int_equal(pto_runtime_args_add_tensor(a, flags, sizeof flags, "int32", shape, 2), PTO_OK);
+        add_f32(a, x, 1, 16);
+        add_f32(a, out1, 1, 16);
+        add_f32(a, out2, 1, 16);
+        run_ok(rt, a);
+        for (int i = 0; i < 16; i++) {
+            assert_true(out1[i] == 2 * x[i]);
+            assert_true(out2[i] == 3 * x[i]);
+        }
+        assert_int_equal(flags[1], 7);
+        assert_int_equal(tasks_run(rt, NULL), 2); /* the second task's kernel did not run */
+        done(rt, a);
+    }
+    printf("[predicate] a kernel run and one skipped by their predicates; set_tensor_data after the skipped "
+           "task's read, the third task's predicate after it\n");
+}
+
 /* A scalar bound to a kernel's pointer parameter: the memory the caller
  * declared (out = table), and an address in no memory of the run refused. */
 static void test_scalar_pointer(void **state) {
@@ -439,7 +467,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chain),   cmocka_unit_test(test_views),        cmocka_unit_test(test_scopes),
         cmocka_unit_test(test_mixed),   cmocka_unit_test(test_concurrency),  cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_prepare_errors), cmocka_unit_test(test_scalar_pointer),
+        cmocka_unit_test(test_prepare_errors), cmocka_unit_test(test_predicate), cmocka_unit_test(test_scalar_pointer),
         cmocka_unit_test(test_api_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
