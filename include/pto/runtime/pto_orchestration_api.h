@@ -745,6 +745,10 @@ private:
 
 class CoreTaskArgs : public PtoOrchArgs<MAX_TENSOR_ARGS, MAX_SCALAR_ARGS> {};
 
+/* PTO2's name of the template. */
+template <int MaxT, int MaxS>
+using Arg = PtoOrchArgs<MaxT, MaxS>;
+
 /* The orchestration entry's arguments: tensor(i).ref() and scalar(i). */
 class ChipTaskArgs : public PtoOrchArgs<CHIP_MAX_TENSOR_ARGS, CHIP_MAX_SCALAR_ARGS> {};
 
