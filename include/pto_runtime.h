@@ -1,0 +1,194 @@
+/* libpto-runtime: the host runtime of PyPTO programs (pkg-config module
+ * pto-runtime). PyPTO emits a program as PTO-assembly kernels (the .pto
+ * files under kernels/) and an orchestration C++ file (a .cpp file under
+ * orchestration/) written against the PTO2 orchestration API: its entry
+ * aicpu_orchestration_entry submits kernel tasks with their tensors and
+ * scalars. This library runs such a program on libpto:
+ *
+ *  - the orchestration is compiled with the system C++ compiler (the
+ *    compiler named by the environment variable CXX, else c++) against
+ *    <pto/runtime/pto_orchestration_api.h> (this library's own copy of it,
+ *    so the two always agree) into a shared object, kept in a cache
+ *    directory under the hash of its source, the header and the compiler
+ *    command, and loaded;
+ *  - each kernel is verified once per session (pto_program_create_entry)
+ *    and each task is a pto_program_launch of it on the task's blocks, its
+ *    tensors bound first (each the view's first byte and the bytes the view
+ *    spans), then its scalars, then the trailing index parameters the kernel
+ *    table describes; the launch binds __pypto_spmd_block_idx/num and the
+ *    sub-block id;
+ *  - tasks run when their dependencies are met (set_dependencies, scopes,
+ *    and every earlier task whose tensor bytes overlap the task's with a
+ *    write on either side), independent tasks at once on the session's
+ *    workers; a program gives the same bytes for any number of workers.
+ *
+ * The work directory holds what PyPTO's export writes (kernels/,
+ * orchestration/) and the kernel table, a text file kernel_table.txt the
+ * front end writes (or pto_runtime_add_kernel calls), one entry a line,
+ * '#' starting a comment:
+ *
+ *   orchestration orchestration/NAME.cpp
+ *   kernel ID aic|aiv PATH [FUNCTION]
+ *   dims ID EXPR...
+ *
+ * `kernel`: the kernel id the orchestration submits, its core type, the
+ * .pto file (relative to the work directory) and the func.func to run (by
+ * default the one pto_program_create_entry chooses). A mixed task
+ * (rt_submit_task with an AIC and an AIV kernel) runs the module of its AIC
+ * kernel's file as one block's cube and vector cores (both kernels must be
+ * in that file). `dims`: the values of kernel ID's parameters that follow
+ * its scalars (PyPTO's dynamic dimensions, recovered from tensor shapes),
+ * one expression each, without spaces: integers, shape(T,D) (dimension D of
+ * the task's tensor T), + - * / (integer, / rounding toward zero) and
+ * parentheses, e.g. shape(0,1)/2. `orchestration` may be left out when
+ * orchestration/ holds exactly one .cpp file.
+ *
+ * Errors: each function returns a pto_status; its sentence, for the calling
+ * thread, in pto_runtime_last_error(). A failure while a program runs names
+ * where it happened: the orchestration's file and line of the submission,
+ * the task, the kernel and its file, and libpto's own
+ * "FILE:LINE:COL: error: ..." for a kernel's error. Compiler errors are
+ * reported with the compiler's first error line. Nothing in this library
+ * aborts, prints or exits on bad input.
+ */
+#ifndef PTO_RUNTIME_H_
+#define PTO_RUNTIME_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pto_c.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A session: one program (orchestration + kernels) ready to run any number
+ * of times. Not for use by two threads at once; sessions are independent. */
+typedef struct pto_runtime pto_runtime;
+
+/* The orchestration entry's arguments for one run: tensors (host memory,
+ * dtype, shape), then scalars, in the orchestration's order. */
+typedef struct pto_runtime_args pto_runtime_args;
+
+/* Opens a session on work_dir: reads work_dir/kernel_table.txt if it
+ * exists. Nothing is compiled or verified yet (pto_runtime_prepare).
+ * Errors: PTO_ERR_NULL_ARGUMENT; PTO_ERR_INVALID_ARGUMENT if work_dir is
+ * not a directory or the kernel table has a malformed line (the sentence
+ * gives its file and line); PTO_ERR_OUT_OF_MEMORY. */
+PTO_API pto_status pto_runtime_open(const char *work_dir, pto_runtime **out);
+
+/* Closes the session and unloads its orchestration. NULL is a no-op. */
+PTO_API void pto_runtime_close(pto_runtime *rt);
+
+/* Reads a kernel table file (the format above; relative paths in it are
+ * relative to the work directory), adding its entries. */
+PTO_API pto_status pto_runtime_load_table(pto_runtime *rt, const char *path);
+
+/* Adds kernel id: core_type "aic" or "aiv", pto_path (relative to the work
+ * directory, or absolute), function (NULL or "": the entry
+ * pto_program_create_entry chooses). Errors: PTO_ERR_NULL_ARGUMENT;
+ * PTO_ERR_INVALID_ARGUMENT for a negative or repeated id or another core
+ * type. Only before pto_runtime_prepare. */
+PTO_API pto_status pto_runtime_add_kernel(pto_runtime *rt, int32_t id, const char *core_type,
+                                          const char *pto_path, const char *function);
+
+/* Sets kernel id's trailing index parameters (the `dims` line: count
+ * expressions). Errors: PTO_ERR_NULL_ARGUMENT; PTO_ERR_INVALID_ARGUMENT for
+ * an unknown id or an expression that does not parse. */
+PTO_API pto_status pto_runtime_set_kernel_dims(pto_runtime *rt, int32_t id, const char *const *exprs,
+                                               size_t count);
+
+/* Names the orchestration source (relative to the work directory, or
+ * absolute). Errors: PTO_ERR_NULL_ARGUMENT. */
+PTO_API pto_status pto_runtime_set_orchestration(pto_runtime *rt, const char *cpp_path);
+
+/* The number of worker threads that run tasks (default: the number of
+ * online CPUs; 1 runs every task on the calling thread, in an order its
+ * dependencies allow). Errors: PTO_ERR_NULL_ARGUMENT; PTO_ERR_OUT_OF_RANGE
+ * for 0 or above 1024. */
+PTO_API pto_status pto_runtime_set_workers(pto_runtime *rt, uint32_t workers);
+
+/* Where compiled orchestrations are kept (default: $PTO_RUNTIME_CACHE, else
+ * $XDG_CACHE_HOME/pto-runtime, else $HOME/.cache/pto-runtime, else
+ * /tmp/pto-runtime-UID). Created if missing. */
+PTO_API pto_status pto_runtime_set_cache_dir(pto_runtime *rt, const char *dir);
+
+/* Compiles (or finds in the cache) and loads the orchestration, and
+ * verifies every kernel of the table. Called by the first pto_runtime_run
+ * if not before. Errors: PTO_ERR_INVALID_ARGUMENT for a missing or
+ * ambiguous orchestration, a compiler error (its first error line, e.g. an
+ * API name this runtime lacks), a missing kernel file or a kernel libpto
+ * refuses (libpto's located sentence, with the kernel id), kernels of one
+ * session verified under different profiles; a kernel's own status where
+ * libpto gives one. */
+PTO_API pto_status pto_runtime_prepare(pto_runtime *rt);
+
+/* Creates an empty argument set. Errors: PTO_ERR_NULL_ARGUMENT;
+ * PTO_ERR_OUT_OF_MEMORY. */
+PTO_API pto_status pto_runtime_args_create(pto_runtime_args **out);
+
+/* Frees an argument set (never the tensors' memory). NULL is a no-op. */
+PTO_API void pto_runtime_args_destroy(pto_runtime_args *args);
+
+/* Appends a tensor: nbytes of host memory at data (the caller keeps it
+ * alive through the run; the program reads and writes it in place), of
+ * dtype, row-major with shape[0..ndims-1]. dtype is a name: float32,
+ * float16, bfloat16, int8, int16, int32, int64, uint8, uint16, uint32,
+ * uint64, bool, float8_e4m3fn, float8_e8m0fnu, float4_e2m1fn_x2 (torch's
+ * names; "torch." in front is accepted). Errors: PTO_ERR_NULL_ARGUMENT
+ * (args, data with nbytes > 0, shape with ndims > 0, dtype);
+ * PTO_ERR_INVALID_ARGUMENT for an unknown dtype, ndims 0 or above 5, a
+ * scalar appended before, or nbytes other than the shape's bytes;
+ * PTO_ERR_OUT_OF_RANGE for a dimension above 2^32 - 1 or a size that
+ * overflows. */
+PTO_API pto_status pto_runtime_args_add_tensor(pto_runtime_args *args, void *data, size_t nbytes,
+                                               const char *dtype, const uint64_t *shape,
+                                               uint32_t ndims);
+
+/* Appends a scalar: its 64 bits as the orchestration reads them
+ * (orch_args.scalar(i); a float's bits in the low 32, an integer
+ * sign-extended). Errors: PTO_ERR_NULL_ARGUMENT. */
+PTO_API pto_status pto_runtime_args_add_scalar(pto_runtime_args *args, uint64_t bits);
+
+/* Declares nbytes of host memory at data that the program may reach
+ * through a scalar instead of a tensor: a scalar whose kernel parameter is a
+ * pointer (PyPTO's CommCtx, the multi-card context a kernel reads, e.g.
+ * pto_mpi_context's) is bound to the address its 64 bits give, which must lie
+ * in one of the run's tensors or such memories, with the bytes from it to
+ * that memory's end. Not an argument of the orchestration. Errors:
+ * PTO_ERR_NULL_ARGUMENT (args, or data with nbytes > 0);
+ * PTO_ERR_INVALID_ARGUMENT for nbytes 0. */
+PTO_API pto_status pto_runtime_args_add_memory(pto_runtime_args *args, void *data, size_t nbytes);
+
+/* Runs the orchestration once on args and waits for every task it
+ * submitted. Errors: those of pto_runtime_prepare; PTO_ERR_INVALID_ARGUMENT
+ * if the orchestration's expected argument count differs from args', for
+ * a task that names an unknown kernel id, a kernel whose parameters do not
+ * take the task's tensors and scalars (count, pointer or scalar kind,
+ * dtype), a view outside its tensor, a scalar bound to a pointer that lies
+ * in no tensor or memory of the run, a dependency on a task that is never
+ * submitted or a cycle of dependencies (the tasks named); a kernel's own
+ * status for an error in a kernel (the first one; no new task starts after
+ * it). */
+PTO_API pto_status pto_runtime_run(pto_runtime *rt, const pto_runtime_args *args);
+
+/* What the last run did: the tasks it ran (kernel launches; dummy tasks
+ * not counted) and the most tasks that ran at once. Either pointer may be
+ * NULL. Errors: PTO_ERR_NULL_ARGUMENT (rt). */
+PTO_API pto_status pto_runtime_last_run_stats(const pto_runtime *rt, uint64_t *tasks,
+                                              uint32_t *max_concurrent);
+
+/* The compiled orchestration's path (valid while the session exists), or
+ * "" before pto_runtime_prepare. */
+PTO_API const char *pto_runtime_orchestration_library(const pto_runtime *rt);
+
+/* The sentence of the calling thread's last failed call of this library
+ * ("" if none). */
+PTO_API const char *pto_runtime_last_error(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PTO_RUNTIME_H_ */

@@ -1,0 +1,474 @@
+/* libpto-runtime (pto_runtime.h) on the project's own orchestrations
+ * (tests/runtime/work/orchestration, written in PyPTO's form against the
+ * PTO2 API) and kernels (work/kernels): dependencies through tensors and
+ * set_dependencies, scopes and the runtime's tensors, views, a mixed cube
+ * and vector task, two vector lanes, blocks, tasks that overlap on several
+ * workers and the same bytes on one, and the errors: a cycle, a task that
+ * can never run, an unknown kernel, a kernel's own error, a view outside
+ * its tensor, an API name the runtime lacks. Every result is checked
+ * against a reference computed here (small integers: every float is
+ * exact). PTO_RUNTIME_WORK names the work directory; the compiled
+ * orchestrations go to PTO_RUNTIME_CACHE. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pto_runtime.h"
+
+#define N16 256 /* elements of a 16 x 16 matrix */
+
+static const char *work_dir(void) {
+    const char *w = getenv("PTO_RUNTIME_WORK");
+    if (w == NULL) fail_msg("PTO_RUNTIME_WORK is not set");
+    return w;
+}
+
+static pto_runtime *session(const char *orchestration, uint32_t workers) {
+    pto_runtime *rt = NULL;
+    if (pto_runtime_open(work_dir(), &rt) != PTO_OK) fail_msg("open: %s", pto_runtime_last_error());
+    const char *cache = getenv("PTO_RUNTIME_CACHE");
+    if (cache != NULL) assert_int_equal(pto_runtime_set_cache_dir(rt, cache), PTO_OK);
+    assert_int_equal(pto_runtime_set_orchestration(rt, orchestration), PTO_OK);
+    assert_int_equal(pto_runtime_set_workers(rt, workers), PTO_OK);
+    return rt;
+}
+
+static pto_runtime_args *new_args(void) {
+    pto_runtime_args *a = NULL;
+    assert_int_equal(pto_runtime_args_create(&a), PTO_OK);
+    return a;
+}
+
+static void done(pto_runtime *rt, pto_runtime_args *a) {
+    pto_runtime_args_destroy(a);
+    pto_runtime_close(rt);
+}
+
+/* The last run's tasks; the most that ran at once in *most (if not NULL). */
+static uint64_t tasks_run(const pto_runtime *rt, uint32_t *most) {
+    uint64_t tasks = 0;
+    assert_int_equal(pto_runtime_last_run_stats(rt, &tasks, most), PTO_OK);
+    return tasks;
+}
+
+/* Appends n row-major float32 tensors of the given rows x cols. */
+static void add_f32(pto_runtime_args *a, float *data, uint64_t rows, uint64_t cols) {
+    const uint64_t shape[2] = {rows, cols};
+    if (pto_runtime_args_add_tensor(a, data, rows * cols * sizeof(float), "float32", shape, 2) != PTO_OK)
+        fail_msg("add_tensor: %s", pto_runtime_last_error());
+}
+
+static void run_ok(pto_runtime *rt, pto_runtime_args *a) {
+    if (pto_runtime_run(rt, a) != PTO_OK) fail_msg("run: %s", pto_runtime_last_error());
+}
+
+/* x[i] = a small integer from i and seed. */
+static void fill(float *x, size_t n, int seed) {
+    for (size_t i = 0; i < n; i++) x[i] = (float)((int)((i * 7 + (size_t)seed * 13) % 9) - 4);
+}
+
+static void assert_floats(const float *got, const float *want, size_t n, const char *what) {
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i]) fail_msg("%s[%zu] = %g, expected %g", what, i, (double)got[i], (double)want[i]);
+}
+
+/* ------------------------------------------------------------------------ */
+
+/* out = 2 out + y four times in order: 16 out + 15 y only if each task ran
+ * after the one before. */
+static void chain_run(uint32_t workers, float *out) {
+    float y[N16];
+    fill(y, N16, 1);
+    fill(out, N16, 2);
+    pto_runtime *rt = session("orchestration/chain.cpp", workers);
+    pto_runtime_args *a = new_args();
+    add_f32(a, y, 16, 16);
+    add_f32(a, out, 16, 16);
+    run_ok(rt, a);
+    uint32_t most = 0;
+    assert_int_equal(tasks_run(rt, &most), 4);
+    assert_int_equal(most, 1); /* a chain never overlaps */
+    done(rt, a);
+}
+
+static void test_chain(void **state) {
+    (void)state;
+    float y[N16], out0[N16], want[N16], got1[N16], got2[N16];
+    fill(y, N16, 1);
+    fill(out0, N16, 2);
+    for (size_t i = 0; i < N16; i++) want[i] = 16 * out0[i] + 15 * y[i];
+    chain_run(1, got1);
+    chain_run(2, got2);
+    assert_floats(got1, want, N16, "out (1 worker)");
+    assert_floats(got2, want, N16, "out (2 workers)");
+    printf("[chain] four dependent tasks in order on 1 and 2 workers: out = 16 out + 15 y\n");
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void views_run(uint32_t workers, float *m, float *t, float *r) {
+    float y[N16];
+    fill(y, N16, 3);
+    fill(m, 16 * 64, 4);
+    memset(t, 0, N16 * sizeof(float));
+    memset(r, 0, N16 * sizeof(float));
+    pto_runtime *rt = session("orchestration/views.cpp", workers);
+    pto_runtime_args *a = new_args();
+    add_f32(a, m, 16, 64);
+    add_f32(a, y, 16, 16);
+    add_f32(a, t, 16, 16);
+    add_f32(a, r, 16, 16);
+    run_ok(rt, a);
+    assert_int_equal(tasks_run(rt, NULL), 6);
+    done(rt, a);
+}
+
+static void test_views(void **state) {
+    (void)state;
+    float y[N16], m0[16 * 64], want_m[16 * 64], want_t[N16], want_r[N16];
+    fill(y, N16, 3);
+    fill(m0, 16 * 64, 4);
+    for (int i = 0; i < 16; i++)
+        for (int c = 0; c < 64; c++) want_m[i * 64 + c] = (float)(c / 16 + 2) * m0[i * 64 + c];
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 16; j++) want_t[i * 16 + j] = want_m[j * 64 + 16 + i];
+    for (int i = 0; i < N16; i++) want_r[i] = y[i] + want_t[i];
+    static float m1[16 * 64], t1[N16], r1[N16], m2[16 * 64], t2[N16], r2[N16];
+    views_run(1, m1, t1, r1);
+    views_run(2, m2, t2, r2);
+    assert_floats(m1, want_m, 16 * 64, "m");
+    assert_floats(t1, want_t, N16, "t");
+    assert_floats(r1, want_r, N16, "r");
+    assert_memory_equal(m1, m2, sizeof m1);
+    assert_memory_equal(t1, t2, sizeof t1);
+    assert_memory_equal(r1, r2, sizeof r1);
+    printf("[views] column blocks (row stride 64), a transposed block, a reshaped tensor: exact, "
+           "the same bytes on 1 and 2 workers\n");
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void scopes_run(uint32_t workers, int64_t n, float *out) {
+    float x[N16];
+    fill(x, N16, 5);
+    memset(out, 0, N16 * sizeof(float));
+    pto_runtime *rt = session("orchestration/scopes.cpp", workers);
+    pto_runtime_args *a = new_args();
+    add_f32(a, x, 16, 16);
+    add_f32(a, out, 16, 16);
+    assert_int_equal(pto_runtime_args_add_scalar(a, (uint64_t)n), PTO_OK);
+    run_ok(rt, a);
+    assert_int_equal(tasks_run(rt, NULL), (uint64_t)(3 * n + 1));
+    done(rt, a);
+}
+
+static void test_scopes(void **state) {
+    (void)state;
+    const int64_t n = 5;
+    float x[N16], want[N16], got1[N16], got2[N16];
+    fill(x, N16, 5);
+    for (int i = 0; i < N16; i++) want[i] = (float)(n * (n + 1) / 2) * x[i] + 1;
+    want[N16 - 1] = 2 * (float)(n * (n + 1) / 2) * x[0];
+    scopes_run(1, n, got1);
+    scopes_run(2, n, got2);
+    assert_floats(got1, want, N16, "out (1 worker)");
+    assert_floats(got2, want, N16, "out (2 workers)");
+    printf("[scopes] a tensor allocated in each of %d scopes, task OUTPUTs, an initial value, "
+           "get_tensor_data and set_tensor_data after their writers\n", (int)n);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void test_mixed(void **state) {
+    (void)state;
+    float a[N16], b[N16], bias[N16], x[N16], want_c[N16], want_d[N16], want_e[N16];
+    static float big_x[64 * 16], want_big[64 * 16];
+    fill(a, N16, 6);
+    fill(b, N16, 7);
+    fill(bias, N16, 8);
+    fill(x, N16, 9);
+    fill(big_x, 64 * 16, 10);
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 16; j++) {
+            float s = 0;
+            for (int k = 0; k < 16; k++) s += a[i * 16 + k] * b[k * 16 + j];
+            want_c[i * 16 + j] = s;
+            want_d[i * 16 + j] = s + bias[i * 16 + j];
+        }
+    for (int i = 0; i < N16; i++) want_e[i] = 2 * x[i];
+    for (int i = 0; i < 64 * 16; i++) want_big[i] = 4 * big_x[i];
+    for (uint32_t workers = 1; workers <= 2; workers++) {
+        float c[N16] = {0}, d[N16] = {0}, e[N16] = {0};
+        static float big_out[64 * 16];
+        memset(big_out, 0, sizeof big_out);
+        pto_runtime *rt = session("orchestration/mixed.cpp", workers);
+        pto_runtime_args *args = new_args();
+        add_f32(args, a, 16, 16);
+        add_f32(args, b, 16, 16);
+        add_f32(args, bias, 16, 16);
+        add_f32(args, x, 16, 16);
+        add_f32(args, c, 16, 16);
+        add_f32(args, d, 16, 16);
+        add_f32(args, e, 16, 16);
+        add_f32(args, big_x, 64, 16);
+        add_f32(args, big_out, 64, 16);
+        run_ok(rt, args);
+        assert_floats(c, want_c, N16, "c (cube)");
+        assert_floats(d, want_d, N16, "d (mixed)");
+        assert_floats(e, want_e, N16, "e (two vector lanes)");
+        assert_floats(big_out, want_big, 64 * 16, "big_out (4 blocks)");
+        done(rt, args);
+    }
+    printf("[mixed] a cube task, a mixed cube + vector task through a pipe, a vector kernel on two lanes, "
+           "a task on 4 blocks\n");
+}
+
+/* ------------------------------------------------------------------------ */
+
+static uint32_t spin_run(uint32_t workers, int64_t mode) {
+    const int64_t iters = 40000;
+    float x[8 * 16], out[8 * 16];
+    fill(x, 8 * 16, 11);
+    memset(out, 0, sizeof out);
+    pto_runtime *rt = session("orchestration/spin.cpp", workers);
+    pto_runtime_args *a = new_args();
+    add_f32(a, x, 8, 16);
+    add_f32(a, out, 8, 16);
+    assert_int_equal(pto_runtime_args_add_scalar(a, (uint64_t)mode), PTO_OK);
+    assert_int_equal(pto_runtime_args_add_scalar(a, (uint64_t)iters), PTO_OK);
+    run_ok(rt, a);
+    for (int i = 0; i < 8 * 16; i++)
+        if (out[i] != x[i] + (float)iters) fail_msg("mode %d: out[%d] = %g", (int)mode, i, (double)out[i]);
+    uint32_t most = 0;
+    assert_int_equal(tasks_run(rt, &most), 8);
+    done(rt, a);
+    return most;
+}
+
+static void test_concurrency(void **state) {
+    (void)state;
+    const uint32_t independent = spin_run(2, 0);
+    const uint32_t serial = spin_run(2, 1);
+    const uint32_t barrier = spin_run(2, 2);
+    const uint32_t one = spin_run(1, 0);
+    /* Eight independent tasks of some milliseconds on two workers: both
+     * workers run one at once (a task takes far longer than a worker takes
+     * to pick the next one up). */
+    assert_int_equal(independent, 2);
+    assert_int_equal(serial, 1);
+    assert_true(barrier >= 1 && barrier <= 2);
+    assert_int_equal(one, 1);
+    printf("[concurrency] 8 independent tasks on 2 workers: %u at once; chained by set_dependencies: %u; "
+           "behind a dummy barrier: %u; on 1 worker: %u\n",
+           independent, serial, barrier, one);
+}
+
+/* ------------------------------------------------------------------------ */
+
+/* Runs errors.cpp with `which`; returns the status, the sentence in msg. */
+static pto_status errors_run(int64_t which, char *msg, size_t n) {
+    float x[N16], y[N16], out[N16];
+    fill(x, N16, 12);
+    fill(y, N16, 13);
+    memset(out, 0, sizeof out);
+    pto_runtime *rt = session("orchestration/errors.cpp", 2);
+    pto_runtime_args *a = new_args();
+    add_f32(a, x, 16, 16);
+    add_f32(a, y, 16, 16);
+    add_f32(a, out, 16, 16);
+    assert_int_equal(pto_runtime_args_add_scalar(a, (uint64_t)which), PTO_OK);
+    const pto_status st = pto_runtime_run(rt, a);
+    snprintf(msg, n, "%s", pto_runtime_last_error());
+    if (st == PTO_OK) {
+        for (int i = 0; i < N16; i++) assert_true(out[i] == x[i] + y[i]);
+        /* The session runs again after an error, and an error leaves it
+         * usable: run once more. */
+        memset(out, 0, sizeof out);
+        run_ok(rt, a);
+        for (int i = 0; i < N16; i++) assert_true(out[i] == x[i] + y[i]);
+    }
+    done(rt, a);
+    return st;
+}
+
+static void expect_error(int64_t which, pto_status status, const char *const *parts) {
+    char msg[2048];
+    const pto_status st = errors_run(which, msg, sizeof msg);
+    if (st != status) fail_msg("which %d: status %d, expected %d (%s)", (int)which, st, status, msg);
+    for (; *parts != NULL; parts++)
+        if (strstr(msg, *parts) == NULL) fail_msg("which %d: '%s' lacks '%s'", (int)which, msg, *parts);
+    printf("[errors] %d: %s\n", (int)which, msg);
+}
+
+static void test_errors(void **state) {
+    (void)state;
+    char msg[2048];
+    assert_int_equal(errors_run(0, msg, sizeof msg), PTO_OK);
+    expect_error(1, PTO_ERR_INVALID_ARGUMENT,
+                 (const char *const[]){"dependency cycle", "errors.cpp:", "task 0", "task 1", "axpy.pto", NULL});
+    expect_error(2, PTO_ERR_INVALID_ARGUMENT, (const char *const[]){"can never run", "task 99", "errors.cpp:", NULL});
+    expect_error(3, PTO_ERR_INVALID_ARGUMENT,
+                 (const char *const[]){"errors.cpp:", "kernel id 42 is not in the kernel table", NULL});
+    expect_error(4, PTO_ERR_OUT_OF_RANGE, (const char *const[]){"errors.cpp:", "task 0", "axpy.pto:", "error:", NULL});
+    expect_error(5, PTO_ERR_INVALID_ARGUMENT, (const char *const[]){"errors.cpp:", "view", "outside", NULL});
+    expect_error(6, PTO_ERR_INVALID_ARGUMENT, (const char *const[]){"can never run", "task 0", NULL});
+    expect_error(7, PTO_ERR_INVALID_ARGUMENT,
+                 (const char *const[]){"errors.cpp:", "takes 3 parameters", "2 tensors and 0 scalars", NULL});
+    expect_error(8, PTO_ERR_INVALID_ARGUMENT, (const char *const[]){"kernel id 42", NULL});
+}
+
+/* The orchestration's argument count against its config; a compile error
+ * naming a missing API name; a kernel libpto refuses, located; the
+ * compiled orchestration found in the cache by a second session. */
+static void test_prepare_errors(void **state) {
+    (void)state;
+    pto_runtime *rt = session("orchestration/errors.cpp", 1);
+    pto_runtime_args *a = new_args();
+    float x[N16] = {0};
+    add_f32(a, x, 16, 16);
+    assert_int_equal(pto_runtime_run(rt, a), PTO_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(pto_runtime_last_error(), "takes 4 arguments"));
+    printf("[prepare] %s\n", pto_runtime_last_error());
+    const char *library = pto_runtime_orchestration_library(rt);
+    char first[1024];
+    snprintf(first, sizeof first, "%s", library);
+    assert_true(first[0] == '/');
+    pto_runtime *again = session("orchestration/errors.cpp", 1);
+    assert_int_equal(pto_runtime_prepare(again), PTO_OK);
+    assert_string_equal(pto_runtime_orchestration_library(again), first);
+    pto_runtime_close(again);
+    pto_runtime_close(rt);
+
+    rt = session("orchestration/missing_api.cpp", 1);
+    assert_int_equal(pto_runtime_prepare(rt), PTO_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(pto_runtime_last_error(), "missing_api.cpp:"));
+    assert_non_null(strstr(pto_runtime_last_error(), "rt_submit_vector_task"));
+    printf("[prepare] %s\n", pto_runtime_last_error());
+    assert_int_equal(pto_runtime_run(rt, a), PTO_ERR_INVALID_ARGUMENT);
+    pto_runtime_close(rt);
+
+    rt = session("orchestration/chain.cpp", 1);
+    assert_int_equal(pto_runtime_add_kernel(rt, 7, "aiv", "kernels/refused.pto", NULL), PTO_OK);
+    assert_int_equal(pto_runtime_prepare(rt), PTO_ERR_SHAPE_MISMATCH);
+    assert_non_null(strstr(pto_runtime_last_error(), "kernel 7"));
+    assert_non_null(strstr(pto_runtime_last_error(), "refused.pto:"));
+    printf("[prepare] %s\n", pto_runtime_last_error());
+    pto_runtime_close(rt);
+    pto_runtime_args_destroy(a);
+}
+
+/* Dispatch predicates, read after the task's dependencies (predicate.cpp). */
+static void test_predicate(void **state) {
+    (void)state;
+    for (uint32_t workers = 1; workers <= 2; workers++) {
+        int32_t flags[2] = {1, 0};
+        float x[16], out1[16], out2[16];
+        fill(x, 16, 15);
+        for (int i = 0; i < 16; i++) out1[i] = out2[i] = -1;
+        pto_runtime *rt = session("orchestration/predicate.cpp", workers);
+        pto_runtime_args *a = new_args();
+        const uint64_t shape[2] = {1, 2};
+        assert_int_equal(pto_runtime_args_add_tensor(a, flags, sizeof flags, "int32", shape, 2), PTO_OK);
+        add_f32(a, x, 1, 16);
+        add_f32(a, out1, 1, 16);
+        add_f32(a, out2, 1, 16);
+        run_ok(rt, a);
+        for (int i = 0; i < 16; i++) {
+            assert_true(out1[i] == 2 * x[i]);
+            assert_true(out2[i] == 3 * x[i]);
+        }
+        assert_int_equal(flags[1], 7);
+        assert_int_equal(tasks_run(rt, NULL), 2); /* the second task's kernel did not run */
+        done(rt, a);
+    }
+    printf("[predicate] a kernel run and one skipped by their predicates; set_tensor_data after the skipped "
+           "task's read, the third task's predicate after it\n");
+}
+
+/* A scalar bound to a kernel's pointer parameter: the memory the caller
+ * declared (out = table), and an address in no memory of the run refused. */
+static void test_scalar_pointer(void **state) {
+    (void)state;
+    float table[16], out[16] = {0};
+    fill(table, 16, 14);
+    for (int declared = 1; declared >= 0; declared--) {
+        pto_runtime *rt = session("orchestration/memory.cpp", 2);
+        pto_runtime_args *a = new_args();
+        add_f32(a, out, 1, 16);
+        assert_int_equal(pto_runtime_args_add_scalar(a, (uint64_t)(uintptr_t)table), PTO_OK);
+        if (declared) {
+            assert_int_equal(pto_runtime_args_add_memory(a, table, sizeof table), PTO_OK);
+            run_ok(rt, a);
+            assert_floats(out, table, 16, "out");
+        } else {
+            assert_int_equal(pto_runtime_run(rt, a), PTO_ERR_OUT_OF_RANGE);
+            assert_non_null(strstr(pto_runtime_last_error(), "memory.cpp:"));
+            assert_non_null(strstr(pto_runtime_last_error(), "lies in no tensor or memory of the run"));
+            printf("[scalar pointer] %s\n", pto_runtime_last_error());
+        }
+        done(rt, a);
+    }
+    pto_runtime_args *a = new_args();
+    assert_int_equal(pto_runtime_args_add_memory(a, NULL, 16), PTO_ERR_NULL_ARGUMENT);
+    assert_int_equal(pto_runtime_args_add_memory(a, table, 0), PTO_ERR_INVALID_ARGUMENT);
+    pto_runtime_args_destroy(a);
+}
+
+/* The C API's own refusals. */
+static void test_api_errors(void **state) {
+    (void)state;
+    pto_runtime *rt = NULL;
+    assert_int_equal(pto_runtime_open(NULL, &rt), PTO_ERR_NULL_ARGUMENT);
+    assert_int_equal(pto_runtime_open("/nonexistent/pto-runtime", &rt), PTO_ERR_INVALID_ARGUMENT);
+    assert_null(rt);
+    rt = session("orchestration/chain.cpp", 1);
+    assert_int_equal(pto_runtime_add_kernel(rt, 0, "aiv", "kernels/axpy.pto", NULL), PTO_ERR_INVALID_ARGUMENT);
+    assert_int_equal(pto_runtime_add_kernel(rt, 9, "aie", "kernels/axpy.pto", NULL), PTO_ERR_INVALID_ARGUMENT);
+    assert_int_equal(pto_runtime_add_kernel(rt, -1, "aiv", "kernels/axpy.pto", NULL), PTO_ERR_INVALID_ARGUMENT);
+    const char *bad[] = {"shape(0,"};
+    assert_int_equal(pto_runtime_set_kernel_dims(rt, 0, bad, 1), PTO_ERR_INVALID_ARGUMENT);
+    const char *big[] = {"shape(40,0)"};
+    assert_int_equal(pto_runtime_set_kernel_dims(rt, 0, big, 1), PTO_ERR_INVALID_ARGUMENT);
+    assert_int_equal(pto_runtime_set_kernel_dims(rt, 99, NULL, 0), PTO_ERR_INVALID_ARGUMENT);
+    assert_int_equal(pto_runtime_set_workers(rt, 0), PTO_ERR_OUT_OF_RANGE);
+    assert_int_equal(pto_runtime_set_workers(rt, 1025), PTO_ERR_OUT_OF_RANGE);
+    assert_int_equal(pto_runtime_load_table(rt, "kernels/missing_table.txt"), PTO_ERR_INVALID_ARGUMENT);
+    assert_int_equal(pto_runtime_load_table(rt, "orchestration/chain.cpp"), PTO_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(pto_runtime_last_error(), "chain.cpp:1:"));
+    pto_runtime_close(rt);
+    pto_runtime_close(NULL);
+
+    pto_runtime_args *a = new_args();
+    float x[N16];
+    const uint64_t shape[2] = {16, 16};
+    const uint64_t huge[2] = {UINT64_C(1) << 32, 16};
+    const uint64_t wrap[2] = {UINT32_MAX, UINT32_MAX};
+    assert_int_equal(pto_runtime_args_add_tensor(a, x, sizeof x, "float64", shape, 2), PTO_ERR_INVALID_ARGUMENT);
+    assert_int_equal(pto_runtime_args_add_tensor(a, x, sizeof x - 4, "float32", shape, 2), PTO_ERR_INVALID_ARGUMENT);
+    assert_int_equal(pto_runtime_args_add_tensor(a, x, sizeof x, "float32", shape, 0), PTO_ERR_INVALID_ARGUMENT);
+    assert_int_equal(pto_runtime_args_add_tensor(a, x, sizeof x, "float32", shape, 6), PTO_ERR_INVALID_ARGUMENT);
+    assert_int_equal(pto_runtime_args_add_tensor(a, x, sizeof x, "float32", huge, 2), PTO_ERR_OUT_OF_RANGE);
+    assert_int_equal(pto_runtime_args_add_tensor(a, x, sizeof x, "int64", wrap, 2), PTO_ERR_OUT_OF_RANGE);
+    assert_int_equal(pto_runtime_args_add_tensor(a, NULL, sizeof x, "float32", shape, 2), PTO_ERR_NULL_ARGUMENT);
+    assert_int_equal(pto_runtime_args_add_tensor(a, x, sizeof x, "torch.float32", shape, 2), PTO_OK);
+    assert_int_equal(pto_runtime_args_add_scalar(a, 1), PTO_OK);
+    assert_int_equal(pto_runtime_args_add_tensor(a, x, sizeof x, "float32", shape, 2), PTO_ERR_INVALID_ARGUMENT);
+    pto_runtime_args_destroy(a);
+    pto_runtime_args_destroy(NULL);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_chain),   cmocka_unit_test(test_views),        cmocka_unit_test(test_scopes),
+        cmocka_unit_test(test_mixed),   cmocka_unit_test(test_concurrency),  cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_prepare_errors), cmocka_unit_test(test_predicate), cmocka_unit_test(test_scalar_pointer),
+        cmocka_unit_test(test_api_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
