@@ -1,0 +1,47 @@
+"""The command line of pto.pypto."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import List, Optional
+
+from ._common import PyptoError
+from ._model import run_model
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m pto.pypto",
+        description="Run a pypto-lib model file on libpto and judge it by its own golden.")
+    p.add_argument("model", help="the model's .py file (its __main__ calls golden.run or golden.run_jit)")
+    p.add_argument("-p", "--platform", default="a5", choices=["a5", "a2a3"],
+                   help="a5: Ascend950 kernels under libpto's A5 profile; a2a3: Ascend910B under A2A3 (default a5)")
+    p.add_argument("-w", "--workers", type=int, default=None,
+                   help="host runtime worker threads (default: every CPU)")
+    p.add_argument("-o", "--output-dir", default=None,
+                   help="where PyPTO writes the compile (default: its build_output/ under the current directory)")
+    p.add_argument("model_args", nargs=argparse.REMAINDER,
+                   help="after --: the model's own arguments (default: -p PLATFORM)")
+    return p
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.workers is not None and args.workers < 1:
+        print("pto.pypto: error: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.output_dir:
+        os.environ["PYPTO_PROG_BUILD_DIR"] = args.output_dir
+    model_args = args.model_args[1:] if args.model_args[:1] == ["--"] else args.model_args
+    try:
+        results = run_model(args.model, args.platform, args.workers,
+                            argv=(model_args or None) and ["-p", args.platform] + model_args)
+    except PyptoError as e:
+        print(f"pto.pypto: {args.model}: error: {e}", file=sys.stderr)
+        return 2
+    passed = all(r.passed for r in results)
+    print(f"pto.pypto: {args.model}: {'PASS' if passed else 'FAIL'} ({len(results)} run"
+          f"{'s' if len(results) != 1 else ''})", flush=True)
+    return 0 if passed else 1
