@@ -8,6 +8,7 @@ built."""
 from __future__ import annotations
 
 import ctypes
+import json
 import pathlib
 import textwrap
 import types
@@ -261,8 +262,12 @@ def test_command_line_runs_a_model_file(stub, tmp_path, capsys):
         if not result.passed:
             raise SystemExit(1)
         """)
-    assert pp.main([str(model), "--platform", "a2a3", "--workers", "1"]) == 0
+    report = tmp_path / "result.json"
+    assert pp.main([str(model), "--platform", "a2a3", "--workers", "1", "--json", str(report)]) == 0
     out = capsys.readouterr().out
+    [saved] = json.loads(report.read_text())
+    assert saved["passed"] and saved["platform"] == "a2a3" and saved["tasks"] == 2 and saved["workers"] == 1
+    assert saved["max_errors"] == {"out": [0.0, 0.0]}
     assert "PASS on libpto (a2a3, 1 kernels, 2 tasks" in out
     assert "out: max abs error 0" in out
     assert out.rstrip().endswith("PASS (1 run)")
@@ -273,3 +278,13 @@ def test_command_line_error_is_one_line(stub, tmp_path, capsys):
     assert pp.main([str(tmp_path / "absent.py")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "absent.py: no such model file" in err
+
+
+def test_tselc_is_refused_with_its_location():
+    """pto.tselc, which PyPTO's codegen table spells but no ISA page, PTOAS or
+    PyPTO operation defines (docs/pypto.md), is refused where it stands."""
+    text = stubs.fixture_text("add.pto").replace("pto.tadd ins(%tx, %ty", "pto.tselc ins(%tx, %ty")
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if "pto.tselc" in l)
+    with pytest.raises(pto.ProgramError, match="pto.tselc") as info:
+        pto.Program(text, name="selc.pto")
+    assert (info.value.line, info.value.column) == (line, 5)

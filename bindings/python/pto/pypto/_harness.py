@@ -33,9 +33,9 @@ class RunResult:
     the platform, the number of kernels, each stage's seconds (compile:
     PyPTO's passes and codegen plus libpto's verification; prepare: the
     orchestration's C++ compile or cache hit; run: the orchestration on the
-    host runtime; golden: the torch reference), the tasks the run launched
-    and the most at once, and per output its largest absolute and relative
-    error against the golden."""
+    host runtime; golden: the torch reference, on golden_threads torch
+    threads), the tasks the run launched and the most at once, and per output
+    its largest absolute and relative error against the golden."""
 
     passed: bool
     error: Optional[str] = None
@@ -49,6 +49,7 @@ class RunResult:
     tasks: int = 0
     max_concurrent: int = 0
     max_errors: Dict[str, Tuple[float, float]] = dataclasses.field(default_factory=dict)
+    golden_threads: int = 0
 
     def __str__(self) -> str:
         verdict = "PASS" if self.passed else "FAIL"
@@ -59,6 +60,14 @@ class RunResult:
         if not self.passed and self.error:
             text += f": {self.error}"
         return text
+
+    def as_dict(self) -> Dict[str, Any]:
+        """The result's fields as JSON's types (work_dir a string, bench left out)."""
+        d = dataclasses.asdict(self)
+        d.pop("bench")
+        d["work_dir"] = str(self.work_dir) if self.work_dir is not None else None
+        d["max_errors"] = {k: list(v) for k, v in self.max_errors.items()}
+        return d
 
     def report(self) -> str:
         """The result's lines: the verdict, then each output's largest errors."""
@@ -211,6 +220,8 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
         t0 = time.perf_counter()
         expected = _compute_golden(specs, tensors, scalars, golden_fn, golden_data)
         result.times["golden"] = time.perf_counter() - t0
+        threads = getattr(require("torch"), "get_num_threads", None)
+        result.golden_threads = threads() if threads else 0
 
     t0 = time.perf_counter()
     with _runtime.Session(compiled.output_dir, workers) as session:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from typing import List, Optional
@@ -22,6 +23,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="host runtime worker threads (default: every CPU)")
     p.add_argument("-o", "--output-dir", default=None,
                    help="where PyPTO writes the compile (default: its build_output/ under the current directory)")
+    p.add_argument("--json", default=None, metavar="FILE",
+                   help="also write the results as JSON (one object per harness call) to FILE")
     p.add_argument("model_args", nargs=argparse.REMAINDER,
                    help="after --: the model's own arguments (default: -p PLATFORM)")
     return p
@@ -41,6 +44,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     except PyptoError as e:
         print(f"pto.pypto: {args.model}: error: {e}", file=sys.stderr)
         return 2
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump([dict(model=args.model, **r.as_dict()) for r in results], f, indent=1)
     passed = all(r.passed for r in results)
     print(f"pto.pypto: {args.model}: {'PASS' if passed else 'FAIL'} ({len(results)} run"
           f"{'s' if len(results) != 1 else ''})", flush=True)
