@@ -122,18 +122,19 @@ _FUNC = re.compile(r"func\.func\s+(?:private\s+|public\s+)?@([A-Za-z_][\w$.]*)\s
 
 
 def _functions_by_file(output_dir: Path) -> Dict[str, str]:
-    """{function name: .pto path relative to output_dir} over kernels/."""
+    """{function name: the .pto file defining it, relative to output_dir} over
+    kernels/ (a definition's line ends with the body's `{`; a declaration of a
+    peer has no body)."""
     found: Dict[str, str] = {}
     kernels = output_dir / "kernels"
     if not kernels.is_dir():
         return found
     for path in sorted(kernels.rglob("*.pto")):
         rel = path.relative_to(output_dir).as_posix()
-        for m in _FUNC.finditer(path.read_text(encoding="utf-8", errors="replace")):
-            # A kernel's own file (kernels/aic|aiv/<name>.pto) wins over a file
-            # that only declares it (a peer's module).
-            if m.group(1) not in found or path.stem == m.group(1):
-                found[m.group(1)] = rel
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            m = _FUNC.search(line)
+            if m and line.rstrip().endswith("{"):
+                found.setdefault(m.group(1), rel)
     return found
 
 
@@ -242,10 +243,13 @@ def single_orchestration(compiled_program: Any, recorder: _Recorder) -> Compiled
     if kind == "DistributedCompiledProgram" or len(recorder.results) > 1:
         raise PyptoError(f"a multi-card program ({kind}, {len(recorder.results)} orchestrations): "
                          "pto.pypto runs single-card programs")
-    if not recorder.results:
-        raise PyptoError("the compile generated no orchestration (a program without an orchestration "
-                         "function, or a JIT cache hit that skipped codegen)")
     output_dir = Path(str(getattr(compiled_program, "output_dir", compiled_program))).resolve()
+    if not recorder.results:
+        # A @pl.jit cache hit returns an earlier compile without codegen:
+        # its table is the one written then.
+        if (output_dir / KERNEL_TABLE).is_file():
+            return read_table(output_dir)
+        raise PyptoError("the compile generated no orchestration (a program without an orchestration function)")
     name, program, result = recorder.results[0]
     return kernel_table(output_dir, name, program, result)
 

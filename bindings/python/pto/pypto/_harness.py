@@ -18,10 +18,12 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from . import _compile, _runtime
 from ._common import Platform, PyptoError, platform, require
 
-# runtime_cfg keys of golden.run that concern an NPU or simpler's simulators
-# (device selection, swimlanes, profiling dumps): accepted and ignored here.
+# runtime_cfg keys of golden.run that concern an NPU or simpler's runtime
+# (device selection, swimlanes, profiling dumps, AICPU threads, ring sizes):
+# accepted and ignored here.
 _DEVICE_KEYS = ("device_id", "enable_chip_swimlane", "enable_dump_args", "enable_pmu", "enable_dep_gen",
-                "enable_scope_stats", "log_level")
+                "enable_scope_stats", "log_level", "level", "aicpu_thread_num", "analyze_auto_scopes_for_deps",
+                "ring_heap")
 
 DEFAULT_PLATFORM = "a5"
 
