@@ -91,9 +91,12 @@ class Compiler:
     def __call__(self, program: StubProgram, output_dir: Optional[str] = None, **kwargs: Any) -> Any:
         self.calls.append(dict(kwargs, output_dir=output_dir))
         out = pathlib.Path(output_dir or self.base / f"{program.name}_{len(self.calls)}")
+        # The kernels name their target as PyPTO's backends do.
+        arch = "a2a3" if kwargs.get("backend_type") is BackendType.Ascend910B else "a5"
         for rel, fixture in program.files.items():
             (out / rel).parent.mkdir(parents=True, exist_ok=True)
-            (out / rel).write_text(fixture_text(fixture))
+            (out / rel).write_text(fixture_text(fixture).replace('pto.target_arch = "a5"',
+                                                                  f'pto.target_arch = "{arch}"'))
         # Through the backend module's attribute, as PyPTO's backend calls it.
         sys.modules["pypto.backend.pto_backend"]._codegen_core.generate_orchestration(program, _Func(program.name))
         return types.SimpleNamespace(output_dir=str(out))

@@ -185,6 +185,8 @@ def test_missing_api_name_is_named():
     """The compiler's sentences for a name the runtime's header lacks, as
     g++ and clang word them."""
     for sentence in ("orchestration/x.cpp:40:9: error: 'rt_submit_vector_task' was not declared in this scope",
+                     "orchestration/x.cpp:40:9: error: \u2018rt_submit_vector_task\u2019 was not declared in this "
+                     "scope; did you mean \u2018rt_submit_aic_task\u2019?",
                      "orchestration/x.cpp:40:9: error: use of undeclared identifier 'rt_submit_vector_task'"):
         said = _runtime.explain(sentence)
         assert said.startswith("the orchestration uses rt_submit_vector_task, which libpto's host runtime lacks")

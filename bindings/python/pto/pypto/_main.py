@@ -25,22 +25,22 @@ def _parser() -> argparse.ArgumentParser:
                    help="where PyPTO writes the compile (default: its build_output/ under the current directory)")
     p.add_argument("--json", default=None, metavar="FILE",
                    help="also write the results as JSON (one object per harness call) to FILE")
-    p.add_argument("model_args", nargs=argparse.REMAINDER,
-                   help="after --: the model's own arguments (default: -p PLATFORM)")
+    p.epilog = "Arguments after -- go to the model's own argument parser, after -p PLATFORM."
     return p
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    args = _parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    model_args = argv[argv.index("--") + 1:] if "--" in argv else []
+    args = _parser().parse_args(argv[:argv.index("--")] if "--" in argv else argv)
     if args.workers is not None and args.workers < 1:
         print("pto.pypto: error: --workers must be at least 1", file=sys.stderr)
         return 2
     if args.output_dir:
         os.environ["PYPTO_PROG_BUILD_DIR"] = args.output_dir
-    model_args = args.model_args[1:] if args.model_args[:1] == ["--"] else args.model_args
     try:
         results = run_model(args.model, args.platform, args.workers,
-                            argv=(model_args or None) and ["-p", args.platform] + model_args)
+                            argv=["-p", args.platform] + model_args)
     except PyptoError as e:
         print(f"pto.pypto: {args.model}: error: {e}", file=sys.stderr)
         return 2

@@ -86,16 +86,17 @@ def library() -> ctypes.CDLL:
 
 
 # A name the orchestration uses that the runtime's header does not declare,
-# as g++ and clang say it.
-_UNDECLARED = [
-    re.compile(r"'([\w:]+)' was not declared in this scope"),
-    re.compile(r"'([\w:]+)' is not a member of '[\w:]+'"),
-    re.compile(r"has no member named '(\w+)'"),
-    re.compile(r"use of undeclared identifier '([\w:]+)'"),
-    re.compile(r"no member named '(\w+)' in"),
-    re.compile(r"'([\w:]+)' does not name a type"),
-    re.compile(r"unknown type name '([\w:]+)'"),
-]
+# as g++ and clang say it (g++ quotes with ‘’ under a UTF-8 locale).
+_Q, _E = "['\u2018`]", "['\u2019`]"
+_UNDECLARED = [re.compile(p.format(q=_Q, e=_E)) for p in (
+    r"{q}([\w:]+){e} was not declared in this scope",
+    r"{q}([\w:]+){e} is not a member of {q}[\w:]+{e}",
+    r"has no member named {q}(\w+){e}",
+    r"use of undeclared identifier {q}([\w:]+){e}",
+    r"no member named {q}(\w+){e} in",
+    r"{q}([\w:]+){e} does not name a type",
+    r"unknown type name {q}([\w:]+){e}",
+)]
 
 
 def explain(sentence: str) -> str:
