@@ -290,3 +290,15 @@ def test_tselc_is_refused_with_its_location():
     with pytest.raises(pto.ProgramError, match="pto.tselc") as info:
         pto.Program(text, name="selc.pto")
     assert (info.value.line, info.value.column) == (line, 5)
+
+
+def test_command_line_compile_only_needs_no_runtime(stub, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("PTO_RUNTIME_LIBRARY", str(tmp_path / "absent.so"))
+    model = write_model(tmp_path, """\
+        run(program=build_add_twice_program(), specs=build_tensor_specs(), golden_fn=s.golden_add_twice,
+            runtime_cfg=dict(platform=args.platform), rtol=0, atol=0)
+        """)
+    assert pp.main([str(model), "--compile-only"]) == 0
+    out = capsys.readouterr().out
+    assert "PASS on libpto (a5, 1 kernels; compile " in out and "run " not in out
+    assert stub.calls[-1]["backend_type"] is stubs.BackendType.Ascend950

@@ -23,6 +23,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="host runtime worker threads (default: every CPU)")
     p.add_argument("-o", "--output-dir", default=None,
                    help="where PyPTO writes the compile (default: its build_output/ under the current directory)")
+    p.add_argument("--compile-only", action="store_true",
+                   help="stop after PyPTO's compile and libpto's verification of every kernel")
     p.add_argument("--json", default=None, metavar="FILE",
                    help="also write the results as JSON (one object per harness call) to FILE")
     p.epilog = "Arguments after -- go to the model's own argument parser, after -p PLATFORM."
@@ -40,7 +42,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         os.environ["PYPTO_PROG_BUILD_DIR"] = args.output_dir
     try:
         results = run_model(args.model, args.platform, args.workers,
-                            argv=["-p", args.platform] + model_args)
+                            argv=["-p", args.platform] + model_args, compile_only=args.compile_only)
     except PyptoError as e:
         print(f"pto.pypto: {args.model}: error: {e}", file=sys.stderr)
         return 2

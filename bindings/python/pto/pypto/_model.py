@@ -34,7 +34,8 @@ def pypto_lib_root(model: Path) -> Optional[Path]:
 
 
 @contextlib.contextmanager
-def _harness_replaced(golden: Any, calls: List[Any], runtime_extra: Dict[str, Any]) -> Iterator[None]:
+def _harness_replaced(golden: Any, calls: List[Any], runtime_extra: Dict[str, Any],
+                      compile_only: bool) -> Iterator[None]:
     """golden.run and golden.run_jit (and golden.runner's) stand for this
     package's while the model runs; each call's result is kept in calls."""
 
@@ -45,6 +46,8 @@ def _harness_replaced(golden: Any, calls: List[Any], runtime_extra: Dict[str, An
             bound.update(kwargs)
             if bound.get("golden_fn") is None and bound.get("golden_data") is None and not bound.get("compile_only"):
                 raise PyptoError(f"the model calls golden.{name} without a golden (no golden_fn, no golden_data)")
+            if compile_only:
+                bound["compile_only"] = True
             cfg = dict(bound.get("runtime_cfg") or {})
             cfg.update(runtime_extra)
             bound["runtime_cfg"] = cfg
@@ -73,8 +76,8 @@ def _one(namespace: Dict[str, Any], what: str, accept: Callable[[str], bool]) ->
     return namespace[names[0]] if names else None
 
 
-def _from_definitions(path: Path, namespace: Dict[str, Any], platform: str,
-                      runtime_extra: Dict[str, Any]) -> Any:
+def _from_definitions(path: Path, namespace: Dict[str, Any], platform: str, runtime_extra: Dict[str, Any],
+                      compile_only: bool) -> Any:
     build = _one(namespace, "build_*_program functions",
                  lambda n: n == "build_program" or (n.startswith("build_") and n.endswith("_program")))
     specs = namespace.get("build_tensor_specs") or namespace.get("build_specs")
@@ -87,15 +90,16 @@ def _from_definitions(path: Path, namespace: Dict[str, Any], platform: str,
     print(f"[pto.pypto] {path.name}: __main__ runs no harness; {build.__name__}, {specs.__name__} and "
           f"{golden_fn.__name__} at golden.run's default tolerances", flush=True)
     result = _harness.run(program=build(), specs=specs(), golden_fn=golden_fn,
-                          runtime_cfg=dict(platform=platform, **runtime_extra))
+                          runtime_cfg=dict(platform=platform, **runtime_extra), compile_only=compile_only)
     print(result.report(), flush=True)
     return result
 
 
 def run_model(path: str, platform: str = _harness.DEFAULT_PLATFORM, workers: Optional[int] = None,
-              argv: Optional[List[str]] = None) -> List[Any]:
+              argv: Optional[List[str]] = None, compile_only: bool = False) -> List[Any]:
     """Runs the model file at path on libpto as its own ``__main__`` would run
-    it on a board; argv (default ``-p PLATFORM``) are its arguments. Returns
+    it on a board; argv (default ``-p PLATFORM``) are its arguments;
+    compile_only stops each harness call after libpto's verification. Returns
     one RunResult per harness call the model made. Raises PyptoError for a
     model that cannot run (a missing package, no golden, a kernel libpto
     refuses, ...)."""
@@ -113,7 +117,7 @@ def run_model(path: str, platform: str = _harness.DEFAULT_PLATFORM, workers: Opt
     saved_argv = sys.argv
     sys.argv = [str(model)] + (argv if argv is not None else ["-p", platform])
     try:
-        with _harness_replaced(golden, calls, runtime_extra):
+        with _harness_replaced(golden, calls, runtime_extra, compile_only):
             try:
                 namespace = runpy.run_path(str(model), run_name="__main__")
             except SystemExit as e:
@@ -124,4 +128,4 @@ def run_model(path: str, platform: str = _harness.DEFAULT_PLATFORM, workers: Opt
         sys.argv = saved_argv
     if calls:
         return calls
-    return [_from_definitions(model, namespace, platform, runtime_extra)]
+    return [_from_definitions(model, namespace, platform, runtime_extra, compile_only)]
