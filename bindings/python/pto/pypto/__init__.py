@@ -34,7 +34,7 @@ __all__ = ["PLATFORMS", "Compiled", "Kernel", "Platform", "PyptoError", "RunResu
            "run", "run_jit", "run_model"]
 
 
-def main(argv=None) -> int:
+def main(argv: "list[str] | None" = None) -> int:
     """The command line: runs one model file; 0 PASS, 1 FAIL, 2 an error."""
     from ._main import main as _main
 

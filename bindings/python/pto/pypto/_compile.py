@@ -71,7 +71,7 @@ class _Recorder:
 def recording() -> Iterator[_Recorder]:
     """PyPTO's backend with its orchestration results recorded, and its JIT
     told that no ptoas is installed (so a @pl.jit compile skips ptoas too)."""
-    backend = require("pypto.backend.pto_backend")
+    backend: Any = require("pypto.backend.pto_backend")
     try:
         jit: Any = importlib.import_module("pypto.jit.decorator")
     except ImportError:

@@ -189,9 +189,9 @@ def _compute_golden(specs: List[Any], tensors: Dict[str, Any], scalars: Dict[str
     return {s.name: scratch[s.name] for s in outputs}
 
 
-def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: Optional[Callable],
+def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: Optional[Callable[..., Any]],
          golden_data: Optional[str], runtime_cfg: Optional[Dict[str, Any]], rtol: float, atol: float,
-         compare_fn: Optional[Dict[str, Callable]], compile_only: bool, runtime_dir: Optional[str]) -> RunResult:
+         compare_fn: Optional[Dict[str, Callable[..., Any]]], compile_only: bool, runtime_dir: Optional[str]) -> RunResult:
     start = time.perf_counter()
     runtime_cfg = dict(runtime_cfg or {})
     _check_runtime_cfg(runtime_cfg)
@@ -253,9 +253,9 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
     return result
 
 
-def run(program: Any, specs: List[Any], golden_fn: Optional[Callable] = None, golden_data: Optional[str] = None,
+def run(program: Any, specs: List[Any], golden_fn: Optional[Callable[..., Any]] = None, golden_data: Optional[str] = None,
         compile_cfg: Optional[Dict[str, Any]] = None, runtime_cfg: Optional[Dict[str, Any]] = None,
-        rtol: float = 1e-5, atol: float = 1e-5, compare_fn: Optional[Dict[str, Callable]] = None,
+        rtol: float = 1e-5, atol: float = 1e-5, compare_fn: Optional[Dict[str, Callable[..., Any]]] = None,
         compile_only: bool = False, runtime_dir: Optional[str] = None, save_data: bool = False) -> RunResult:
     """golden.run on libpto: compiles program (a @pl.program class or an
     ir.Program) with PyPTO for runtime_cfg["platform"]'s backend (a5, a5sim:
@@ -277,9 +277,9 @@ def run(program: Any, specs: List[Any], golden_fn: Optional[Callable] = None, go
                 runtime_dir)
 
 
-def run_jit(fn: Any, specs: List[Any], golden_fn: Optional[Callable] = None, golden_data: Optional[str] = None,
+def run_jit(fn: Any, specs: List[Any], golden_fn: Optional[Callable[..., Any]] = None, golden_data: Optional[str] = None,
             compile_cfg: Optional[Dict[str, Any]] = None, runtime_cfg: Optional[Dict[str, Any]] = None,
-            rtol: float = 1e-5, atol: float = 1e-5, compare_fn: Optional[Dict[str, Callable]] = None,
+            rtol: float = 1e-5, atol: float = 1e-5, compare_fn: Optional[Dict[str, Callable[..., Any]]] = None,
             compile_only: bool = False, runtime_dir: Optional[str] = None, save_data: bool = False) -> RunResult:
     """golden.run_jit on libpto: fn (a @pl.jit function) compiled for the
     specs' shapes and dtypes as golden.run_jit compiles it, then as run."""

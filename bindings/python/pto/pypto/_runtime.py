@@ -122,13 +122,13 @@ def scalar_bits(value: Any) -> int:
     the low half, a ctypes value as its own type says (c_float: 32 bits,
     c_double: 64, a 16-bit float carried as c_uint16: those bits)."""
     if isinstance(value, ctypes.c_float):
-        return struct.unpack("<I", struct.pack("<f", value.value))[0]
+        return int(struct.unpack("<I", struct.pack("<f", value.value))[0])
     if isinstance(value, ctypes.c_double):
-        return struct.unpack("<Q", struct.pack("<d", value.value))[0]
+        return int(struct.unpack("<Q", struct.pack("<d", value.value))[0])
     if isinstance(value, ctypes._SimpleCData):
         value = value.value
     if isinstance(value, float):
-        return struct.unpack("<I", struct.pack("<f", value))[0]
+        return int(struct.unpack("<I", struct.pack("<f", value))[0])
     return int(value) & 0xFFFFFFFFFFFFFFFF
 
 
