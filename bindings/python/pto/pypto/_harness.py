@@ -1,0 +1,295 @@
+"""run and run_jit: pypto-lib's golden.run and golden.run_jit, on libpto.
+
+The same arguments and the same stages as pypto-lib's harness (compile,
+inputs from the specs, the golden on clones of them, the run, the comparison
+by golden.validate_golden with the caller's rtol, atol and compare_fn), with
+the compile stopped before ptoas and the run on libpto's host runtime. The
+result says PASS or FAIL, the largest errors per output and each stage's time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from . import _compile, _runtime
+from ._common import Platform, PyptoError, platform, require
+
+# runtime_cfg keys of golden.run that concern an NPU or simpler's runtime
+# (device selection, swimlanes, profiling dumps, AICPU threads, ring sizes):
+# accepted and ignored here.
+_DEVICE_KEYS = ("device_id", "enable_chip_swimlane", "enable_dump_args", "enable_pmu", "enable_dep_gen",
+                "enable_scope_stats", "log_level", "level", "aicpu_thread_num", "analyze_auto_scopes_for_deps",
+                "ring_heap")
+
+DEFAULT_PLATFORM = "a5"
+
+
+@dataclasses.dataclass
+class RunResult:
+    """What run and run_jit return: golden.runner.RunResult's fields
+    (passed, error, execution_time, work_dir, bench) and libpto's figures:
+    the platform, the number of kernels, each stage's seconds (compile:
+    PyPTO's passes and codegen plus libpto's verification; prepare: the
+    orchestration's C++ compile or cache hit; run: the orchestration on the
+    host runtime; golden: the torch reference, on golden_threads torch
+    threads), the tasks the run launched and the most at once, and per output
+    its largest absolute and relative error against the golden."""
+
+    passed: bool
+    error: Optional[str] = None
+    execution_time: Optional[float] = None
+    work_dir: Optional[Path] = None
+    bench: Any = None
+    platform: str = DEFAULT_PLATFORM
+    kernels: int = 0
+    workers: Optional[int] = None
+    times: Dict[str, float] = dataclasses.field(default_factory=dict)
+    tasks: int = 0
+    max_concurrent: int = 0
+    max_errors: Dict[str, Tuple[float, float]] = dataclasses.field(default_factory=dict)
+    golden_threads: int = 0
+
+    def __str__(self) -> str:
+        verdict = "PASS" if self.passed else "FAIL"
+        times = ", ".join(f"{k} {v:.3f}s" for k, v in self.times.items())
+        text = f"{verdict} on libpto ({self.platform}, {self.kernels} kernels"
+        text += f", {self.tasks} tasks" if self.tasks else ""
+        text += f"; {times})" if times else ")"
+        if not self.passed and self.error:
+            text += f": {self.error}"
+        return text
+
+    def as_dict(self) -> Dict[str, Any]:
+        """The result's fields as JSON's types (work_dir a string, bench left out)."""
+        d = dataclasses.asdict(self)
+        d.pop("bench")
+        d["work_dir"] = str(self.work_dir) if self.work_dir is not None else None
+        d["max_errors"] = {k: list(v) for k, v in self.max_errors.items()}
+        return d
+
+    def report(self) -> str:
+        """The result's lines: the verdict, then each output's largest errors."""
+        lines = [str(self)]
+        for name, (abs_err, rel_err) in self.max_errors.items():
+            lines.append(f"  {name}: max abs error {abs_err:.3g}, max rel error {rel_err:.3g}")
+        return "\n".join(lines)
+
+
+def _as_float64(t: Any) -> Any:
+    """A float64 numpy copy of a torch tensor or numpy array."""
+    import numpy as np
+
+    if hasattr(t, "detach"):
+        return t.detach().cpu().double().numpy()
+    return np.asarray(t, dtype=np.float64)
+
+
+def largest_errors(actual: Any, expected: Any) -> Tuple[float, float]:
+    """(largest |a - e|, largest |a - e| / |e| over finite e != 0), NaN
+    where a non-finite value differs from the golden's (both NaN, or equal
+    infinities, count as equal)."""
+    import numpy as np
+
+    a, e = _as_float64(actual).ravel(), _as_float64(expected).ravel()
+    if a.shape != e.shape:
+        return float("nan"), float("nan")
+    same = (a == e) | (np.isnan(a) & np.isnan(e))
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.where(same, 0.0, np.abs(a - e))
+        if np.isnan(diff).any():
+            return float("nan"), float("nan")
+        finite = (e != 0) & np.isfinite(e)
+        rel = diff[finite] / np.abs(e[finite]) if finite.any() else np.zeros(1)
+    return (float(diff.max()) if diff.size else 0.0), (float(rel.max()) if rel.size else 0.0)
+
+
+def _target(runtime_cfg: Dict[str, Any]) -> Platform:
+    return platform(runtime_cfg.get("platform") or DEFAULT_PLATFORM)
+
+
+def _workers(runtime_cfg: Dict[str, Any]) -> Optional[int]:
+    w = runtime_cfg.get("workers")
+    if w is None:
+        env = os.environ.get("PTO_PYPTO_WORKERS")
+        w = int(env) if env else None
+    if w is not None and (not isinstance(w, int) or w < 1):
+        raise PyptoError(f"workers must be a positive integer, not {w!r}")
+    return w
+
+
+def _check_runtime_cfg(runtime_cfg: Dict[str, Any]) -> None:
+    unknown = sorted(set(runtime_cfg) - set(_DEVICE_KEYS) - {"platform", "workers"})
+    if unknown:
+        raise PyptoError(f"runtime_cfg has keys libpto does not know: {', '.join(unknown)}")
+
+
+def _golden_inputs(specs: List[Any], golden_data: Optional[str]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """(tensors by name, a snapshot of every input's values) as golden.run
+    makes them: each TensorSpec's create_tensor(), or golden_data's
+    in/NAME.pt (pure outputs zero); scalars as their specs hold them."""
+    tensors: Dict[str, Any] = {}
+    scalars: Dict[str, Any] = {}
+    for spec in specs:
+        if _is_tensor_spec(spec):
+            if golden_data is not None and (not spec.is_output or spec.init_value is not None):
+                torch = require("torch")
+                tensors[spec.name] = torch.load(Path(golden_data) / "in" / f"{spec.name}.pt", weights_only=True)
+            elif golden_data is not None:
+                tensors[spec.name] = _zeros_like_spec(spec)
+            else:
+                tensors[spec.name] = spec.create_tensor()
+        else:
+            scalars[spec.name] = spec
+    return tensors, scalars
+
+
+def _zeros_like_spec(spec: Any) -> Any:
+    torch = require("torch")
+    return torch.zeros(spec.shape, dtype=spec.dtype)
+
+
+def _is_tensor_spec(spec: Any) -> bool:
+    return hasattr(spec, "shape") and hasattr(spec, "is_output")
+
+
+def _clone(t: Any) -> Any:
+    return t.clone() if hasattr(t, "clone") else t.copy()
+
+
+def _scalar_python(spec: Any) -> Any:
+    return spec.to_python() if hasattr(spec, "to_python") else spec.value
+
+
+def _scalar_arg(spec: Any) -> Any:
+    return spec.to_ctypes() if hasattr(spec, "to_ctypes") else spec.value
+
+
+def _compute_golden(specs: List[Any], tensors: Dict[str, Any], scalars: Dict[str, Any],
+                    golden_fn: Optional[Callable[[Dict[str, Any]], None]],
+                    golden_data: Optional[str]) -> Dict[str, Any]:
+    """The golden outputs: golden_data's out/NAME.pt, else golden_fn on
+    clones of the tensors before the run (pure outputs are still zero) and
+    the scalars' Python values, as golden.run computes them."""
+    outputs = [s for s in specs if _is_tensor_spec(s) and s.is_output]
+    if golden_data is not None:
+        torch = require("torch")
+        return {s.name: torch.load(Path(golden_data) / "out" / f"{s.name}.pt", weights_only=True) for s in outputs}
+    assert golden_fn is not None
+    scratch: Dict[str, Any] = {}
+    for spec in specs:
+        if _is_tensor_spec(spec):
+            scratch[spec.name] = _clone(tensors[spec.name])
+        else:
+            scratch[spec.name] = _scalar_python(scalars[spec.name])
+    golden_fn(scratch)
+    return {s.name: scratch[s.name] for s in outputs}
+
+
+def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: Optional[Callable[..., Any]],
+         golden_data: Optional[str], runtime_cfg: Optional[Dict[str, Any]], rtol: float, atol: float,
+         compare_fn: Optional[Dict[str, Callable[..., Any]]], compile_only: bool, runtime_dir: Optional[str]) -> RunResult:
+    start = time.perf_counter()
+    runtime_cfg = dict(runtime_cfg or {})
+    _check_runtime_cfg(runtime_cfg)
+    target = _target(runtime_cfg)
+    workers = _workers(runtime_cfg)
+    require("torch")
+    golden = require("golden")
+    result = RunResult(passed=False, platform=target.name, workers=workers)
+
+    t0 = time.perf_counter()
+    if runtime_dir is not None:
+        if compile_only:
+            raise PyptoError("runtime_dir is incompatible with compile_only")
+        compiled = _compile.read_table(Path(runtime_dir).resolve())
+    else:
+        compiled = compile_step(target)
+    result.work_dir = compiled.output_dir
+    result.kernels = _compile.verify_kernels(compiled, target)
+    result.times["compile"] = time.perf_counter() - t0
+    if compile_only:
+        result.passed = True
+        result.execution_time = time.perf_counter() - start
+        return result
+
+    tensors, scalars = _golden_inputs(specs, golden_data)
+    expected: Optional[Dict[str, Any]] = None
+    if golden_fn is not None or golden_data is not None:
+        t0 = time.perf_counter()
+        expected = _compute_golden(specs, tensors, scalars, golden_fn, golden_data)
+        result.times["golden"] = time.perf_counter() - t0
+        threads = getattr(require("torch"), "get_num_threads", None)
+        result.golden_threads = threads() if threads else 0
+
+    t0 = time.perf_counter()
+    with _runtime.Session(compiled.output_dir, workers) as session:
+        result.times["prepare"] = time.perf_counter() - t0
+        tensor_args = [tensors[s.name] for s in specs if _is_tensor_spec(s)]
+        scalar_args = [_scalar_arg(scalars[s.name]) for s in specs if not _is_tensor_spec(s)]
+        result.times["run"] = session.run(tensor_args, scalar_args)
+        result.tasks, result.max_concurrent = session.stats()
+
+    if expected is None:
+        result.passed = True
+        result.error = "validation skipped: no golden_fn or golden_data"
+        result.execution_time = time.perf_counter() - start
+        return result
+    outputs = {s.name: tensors[s.name] for s in specs if _is_tensor_spec(s) and s.is_output}
+    for name, actual in outputs.items():
+        result.max_errors[name] = largest_errors(actual, expected[name])
+    inputs = {s.name: tensors[s.name] for s in specs if _is_tensor_spec(s) and not s.is_output}
+    inputs.update({name: spec.value for name, spec in scalars.items()})
+    try:
+        golden.validate_golden(outputs, expected, rtol=rtol, atol=atol, compare_fn=compare_fn or {},
+                               inputs=inputs)
+        result.passed = True
+    except AssertionError as e:
+        result.error = str(e)
+    result.execution_time = time.perf_counter() - start
+    return result
+
+
+def run(program: Any, specs: List[Any], golden_fn: Optional[Callable[..., Any]] = None, golden_data: Optional[str] = None,
+        compile_cfg: Optional[Dict[str, Any]] = None, runtime_cfg: Optional[Dict[str, Any]] = None,
+        rtol: float = 1e-5, atol: float = 1e-5, compare_fn: Optional[Dict[str, Callable[..., Any]]] = None,
+        compile_only: bool = False, runtime_dir: Optional[str] = None, save_data: bool = False) -> RunResult:
+    """golden.run on libpto: compiles program (a @pl.program class or an
+    ir.Program) with PyPTO for runtime_cfg["platform"]'s backend (a5, a5sim:
+    Ascend950; a2a3, a2a3sim: Ascend910B; default a5) without ptoas, verifies
+    the kernels with libpto under that target's profile, runs the
+    orchestration on libpto's host runtime (runtime_cfg["workers"] threads,
+    default every CPU) and compares the outputs with golden_fn's (or
+    golden_data's) through golden.validate_golden with rtol, atol and
+    compare_fn. save_data is accepted and ignored (nothing is written but
+    the compile's output). Raises PyptoError for what cannot run; returns a
+    RunResult whose passed is the comparison's verdict."""
+    del save_data
+
+    def compile_step(target: Platform) -> Any:
+        compiled, recorder = _compile.compile_program(program, target, compile_cfg)
+        return _compile.single_orchestration(compiled, recorder)
+
+    return _run(compile_step, specs, golden_fn, golden_data, runtime_cfg, rtol, atol, compare_fn, compile_only,
+                runtime_dir)
+
+
+def run_jit(fn: Any, specs: List[Any], golden_fn: Optional[Callable[..., Any]] = None, golden_data: Optional[str] = None,
+            compile_cfg: Optional[Dict[str, Any]] = None, runtime_cfg: Optional[Dict[str, Any]] = None,
+            rtol: float = 1e-5, atol: float = 1e-5, compare_fn: Optional[Dict[str, Callable[..., Any]]] = None,
+            compile_only: bool = False, runtime_dir: Optional[str] = None, save_data: bool = False) -> RunResult:
+    """golden.run_jit on libpto: fn (a @pl.jit function) compiled for the
+    specs' shapes and dtypes as golden.run_jit compiles it, then as run."""
+    del save_data
+
+    def compile_step(target: Platform) -> Any:
+        torch = require("torch")
+        dummy = [s.value.item() if not _is_tensor_spec(s) else torch.empty(s.shape, dtype=s.dtype) for s in specs]
+        compiled, recorder = _compile.compile_jit(fn, dummy, target, compile_cfg)
+        return _compile.single_orchestration(compiled, recorder)
+
+    return _run(compile_step, specs, golden_fn, golden_data, runtime_cfg, rtol, atol, compare_fn, compile_only,
+                runtime_dir)

@@ -1,0 +1,304 @@
+"""pto.pypto, the front end that runs PyPTO programs on libpto, against stand-ins
+for PyPTO, pypto-lib's golden package and torch (pypto_stubs.py): the kernel
+table it writes, the refusals it says in one line (a missing package, a model
+without a golden, a kernel libpto refuses, an API name the host runtime lacks),
+and whole runs of a stub program on the host runtime where libpto-runtime is
+built."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import pathlib
+import textwrap
+import types
+
+import numpy as np
+import pytest
+
+import pto
+import pto.pypto as pp
+from pto.pypto import _compile, _runtime
+
+import pypto_stubs as stubs
+
+
+def runtime_or_skip() -> None:
+    try:
+        _runtime.library()
+    except pp.PyptoError as e:
+        pytest.skip(f"the host runtime is not built here: {e}")
+
+
+@pytest.fixture
+def stub(monkeypatch, tmp_path):
+    return stubs.install(monkeypatch, tmp_path / "build")
+
+
+def write_model(tmp_path: pathlib.Path, body: str) -> pathlib.Path:
+    """A model file in pypto-lib's form: argparse with -p, then the harness."""
+    path = tmp_path / "model.py"
+    path.write_text(textwrap.dedent('''\
+        import pypto_stubs as s
+
+        def build_add_twice_program():
+            return s.add_program()
+
+        def build_tensor_specs():
+            return s.add_specs()
+
+        if __name__ == "__main__":
+            import argparse
+            from golden import run
+
+            parser = argparse.ArgumentParser()
+            parser.add_argument("-p", "--platform", default="a2a3", choices=["a2a3", "a2a3sim", "a5", "a5sim"])
+            args = parser.parse_args()
+        ''') + textwrap.indent(textwrap.dedent(body), "    "))
+    return path
+
+
+# --- the kernel table -------------------------------------------------------
+
+def test_compile_writes_the_kernel_table_and_asks_for_no_ptoas(stub, tmp_path):
+    compiled, recorder = _compile.compile_program(stubs.add_program(), pp.PLATFORMS["a5"])
+    assert stub.calls[0]["skip_ptoas"] is True
+    assert stub.calls[0]["backend_type"] is stubs.BackendType.Ascend950
+    assert stub.calls[0]["platform"] == "a5"
+    table = _compile.single_orchestration(compiled, recorder)
+    assert [k.name for k in table.kernels] == ["vec_add"]
+    text = (table.output_dir / "kernel_table.txt").read_text()
+    assert "orchestration orchestration/add_twice.cpp" in text
+    assert "kernel 0 aiv kernels/aiv/vec_add.pto vec_add" in text
+    assert _compile.read_table(table.output_dir) == table
+    # The backend's codegen module is PyPTO's own again after the compile.
+    assert isinstance(stubs.sys.modules["pypto.backend.pto_backend"]._codegen_core, stubs._CodegenCore)
+
+
+def test_a2a3_compiles_for_ascend910b(stub):
+    _compile.compile_program(stubs.add_program(), pp.PLATFORMS["a2a3"])
+    assert stub.calls[0]["backend_type"] is stubs.BackendType.Ascend910B
+
+
+def test_group_file_gives_each_kernel_its_function(stub, tmp_path):
+    program = stubs.StubProgram("add_twice", {"kernels/pair.pto": "add.pto", "orchestration/add_twice.cpp":
+                                              "add_twice.cpp"}, {"vec_add": (3, stubs.CoreType.CUBE)})
+    compiled, recorder = _compile.compile_program(program, pp.PLATFORMS["a5"])
+    table = _compile.single_orchestration(compiled, recorder)
+    assert table.kernels == (pp.Kernel(3, "vec_add", "aic", "kernels/pair.pto"),)
+
+
+def test_kernel_without_pto_is_refused(stub):
+    program = stubs.StubProgram("add_twice", {"orchestration/add_twice.cpp": "add_twice.cpp"},
+                                {"extern_attn": (0, stubs.CoreType.VECTOR)})
+    compiled, recorder = _compile.compile_program(program, pp.PLATFORMS["a5"])
+    with pytest.raises(pp.PyptoError, match="kernel extern_attn .* has no .pto"):
+        _compile.single_orchestration(compiled, recorder)
+
+
+def test_dynamic_dims_follow_pyptos_unpacking(monkeypatch):
+    """A kernel's dynamic dimensions as PyPTO's wrapper unpacks them, in the
+    runtime's shape(T,D) form (T counted among the tensor parameters)."""
+
+    class TensorType:
+        pass
+
+    params = [types.SimpleNamespace(name_hint=n, type=TensorType() if n != "alpha" else object())
+              for n in ("x", "alpha", "w", "out")]
+    unpacking = "\n".join([
+        "    // Unpack tensor: x", "    __gm__ float* x = ...;",
+        "    // Extract dynamic dim: m", "    int64_t m = static_cast<int64_t>(x_tensor->shapes[0]);", "",
+        "    // Extract dynamic dim: n",
+        "    int64_t n = (static_cast<int64_t>(out_tensor->shapes[1]) - 3);", "",
+        "    // Extract dynamic dim: k", "    int64_t k = ((static_cast<int64_t>(w_tensor->shapes[1]) * 2) / 4);",
+    ])
+    backend = types.SimpleNamespace(_ir_core=types.SimpleNamespace(TensorType=TensorType),
+                                    _generate_arg_unpacking=lambda func: (unpacking, []))
+    monkeypatch.setitem(stubs.sys.modules, "pypto.backend.pto_backend", backend)
+    dims = _compile.dynamic_dims(types.SimpleNamespace(name="k", params=params))
+    assert dims == ("shape(0,0)", "(shape(2,1)-3)", "((shape(1,1)*2)/4)")
+
+
+# --- one-line refusals ------------------------------------------------------
+
+def test_missing_pypto_is_one_line(monkeypatch, tmp_path):
+    stubs.install(monkeypatch, tmp_path, pypto=False)
+    with pytest.raises(pp.PyptoError, match=r"^PyPTO .* is needed .*import pypto failed"):
+        pp.run_model(str(write_model(tmp_path, "run(program=build_add_twice_program(), specs=[])")))
+
+
+def test_missing_torch_is_one_line(monkeypatch, tmp_path):
+    stubs.install(monkeypatch, tmp_path, torch=False)
+    with pytest.raises(pp.PyptoError, match=r"^torch .* is needed .*import torch failed"):
+        pp.run_model(str(write_model(tmp_path, "pass")))
+    with pytest.raises(pp.PyptoError, match=r"^torch"):
+        pp.run(stubs.add_program(), stubs.add_specs(), golden_fn=stubs.golden_add_twice)
+
+
+def test_missing_golden_package_is_one_line(monkeypatch, tmp_path):
+    stubs.install(monkeypatch, tmp_path, golden=False)
+    with pytest.raises(pp.PyptoError, match=r"golden package .* import golden failed"):
+        pp.run_model(str(write_model(tmp_path, "pass")))
+
+
+def test_model_without_golden_is_refused_before_compiling(stub, tmp_path):
+    model = write_model(tmp_path, "run(program=build_add_twice_program(), specs=build_tensor_specs(), "
+                                  "runtime_cfg=dict(platform=args.platform))")
+    with pytest.raises(pp.PyptoError, match="without a golden"):
+        pp.run_model(str(model))
+    assert stub.calls == []
+
+
+def test_model_without_harness_or_golden_function_is_refused(stub, tmp_path):
+    with pytest.raises(pp.PyptoError, match="has no golden"):
+        pp.run_model(str(write_model(tmp_path, "pass")))
+
+
+def test_model_that_exits_before_the_harness_is_refused(stub, tmp_path):
+    with pytest.raises(pp.PyptoError, match="exited .* before calling the harness"):
+        pp.run_model(str(write_model(tmp_path, "raise SystemExit(3)")))
+
+
+def test_kernel_libpto_refuses_is_located(stub, tmp_path):
+    program = stubs.add_program(kernel="refused.pto")
+    with pytest.raises(pp.PyptoError) as info:
+        pp.run(program, stubs.add_specs(), golden_fn=stubs.golden_add_twice, runtime_cfg=dict(platform="a5"))
+    message = str(info.value)
+    assert message.startswith("libpto refuses kernel vec_add: ")
+    assert "kernels/aiv/vec_add.pto:" in message
+    assert "\n" not in message
+    line, col = message.split("vec_add.pto:")[1].split(":")[:2]
+    assert int(line) > 0 and int(col) > 0
+    assert "error:" in message
+
+
+def test_unknown_platform_and_runtime_keys(stub):
+    with pytest.raises(pp.PyptoError, match="unknown platform 'a9'"):
+        pp.run(stubs.add_program(), stubs.add_specs(), golden_fn=stubs.golden_add_twice,
+               runtime_cfg=dict(platform="a9"))
+    with pytest.raises(pp.PyptoError, match="runtime_cfg has keys libpto does not know: stream"):
+        pp.run(stubs.add_program(), stubs.add_specs(), golden_fn=stubs.golden_add_twice,
+               runtime_cfg=dict(platform="a5", stream=1))
+
+
+def test_missing_api_name_is_named():
+    """The compiler's sentences for a name the runtime's header lacks, as
+    g++ and clang word them."""
+    for sentence in ("orchestration/x.cpp:40:9: error: 'rt_submit_vector_task' was not declared in this scope",
+                     "orchestration/x.cpp:40:9: error: \u2018rt_submit_vector_task\u2019 was not declared in this "
+                     "scope; did you mean \u2018rt_submit_aic_task\u2019?",
+                     "orchestration/x.cpp:40:9: error: use of undeclared identifier 'rt_submit_vector_task'"):
+        said = _runtime.explain(sentence)
+        assert said.startswith("the orchestration uses rt_submit_vector_task, which libpto's host runtime lacks")
+        assert sentence in said
+    assert _runtime.explain("task 3: kernel 2 refused") == "task 3: kernel 2 refused"
+
+
+def test_compile_only_verifies_and_stops(stub):
+    result = pp.run(stubs.add_program(), stubs.add_specs(), golden_fn=stubs.golden_add_twice,
+                    runtime_cfg=dict(platform="a5"), compile_only=True)
+    assert result.passed and result.kernels == 1 and "run" not in result.times
+
+
+# --- values -----------------------------------------------------------------
+
+def test_scalar_bits_are_what_the_orchestration_reads():
+    assert _runtime.scalar_bits(-1) == 0xFFFFFFFFFFFFFFFF
+    assert _runtime.scalar_bits(ctypes.c_int32(-2)) == 0xFFFFFFFFFFFFFFFE
+    assert _runtime.scalar_bits(True) == 1
+    assert _runtime.scalar_bits(1.5) == 0x3FC00000
+    assert _runtime.scalar_bits(ctypes.c_float(-2.0)) == 0xC0000000
+    assert _runtime.scalar_bits(ctypes.c_double(1.0)) == 0x3FF0000000000000
+    assert _runtime.scalar_bits(ctypes.c_uint16(0x3C00)) == 0x3C00
+
+
+def test_largest_errors():
+    e = np.array([1.0, -2.0, 0.0, np.nan, np.inf])
+    a = np.array([1.5, -2.0, 0.25, np.nan, np.inf])
+    assert pp.largest_errors(a, e) == (0.5, 0.5)
+    abs_err, rel_err = pp.largest_errors(np.array([np.nan]), np.array([1.0]))
+    assert np.isnan(abs_err) and np.isnan(rel_err)
+
+
+def test_tensor_view_refuses_strided_arrays():
+    with pytest.raises(pp.PyptoError, match="not C-contiguous"):
+        _runtime.tensor_view(np.zeros((4, 4), np.float32)[:, ::2])
+    addr, nbytes, dtype, shape = _runtime.tensor_view(np.zeros((2, 3), np.float16))
+    assert (nbytes, dtype, shape) == (12, "float16", (2, 3)) and addr
+
+
+# --- whole runs on the host runtime ----------------------------------------
+
+def test_run_passes_against_its_golden(stub):
+    runtime_or_skip()
+    result = pp.run(stubs.add_program(), stubs.add_specs(), golden_fn=stubs.golden_add_twice,
+                    runtime_cfg=dict(platform="a5", workers=2), rtol=0, atol=0)
+    assert result.passed, result.error
+    assert result.tasks == 2
+    assert result.max_errors == {"out": (0.0, 0.0)}
+    assert set(result.times) == {"compile", "golden", "prepare", "run"}
+
+
+def test_run_fails_against_a_wrong_golden(stub):
+    runtime_or_skip()
+    result = pp.run(stubs.add_program(), stubs.add_specs(), golden_fn=stubs.golden_wrong,
+                    runtime_cfg=dict(platform="a5"))
+    assert not result.passed
+    assert "does not match golden" in result.error
+    assert result.max_errors["out"][0] > 0
+
+
+def test_runtime_lacking_an_api_name_names_it(stub):
+    runtime_or_skip()
+    with pytest.raises(pp.PyptoError, match="uses rt_submit_vector_task, which libpto's host runtime lacks"):
+        pp.run(stubs.add_program(orchestration="missing_api.cpp"), stubs.add_specs(),
+               golden_fn=stubs.golden_add_twice, runtime_cfg=dict(platform="a5"))
+
+
+def test_command_line_runs_a_model_file(stub, tmp_path, capsys):
+    runtime_or_skip()
+    model = write_model(tmp_path, """\
+        result = run(program=build_add_twice_program(), specs=build_tensor_specs(),
+                     golden_fn=s.golden_add_twice, runtime_cfg=dict(platform=args.platform, device_id=0),
+                     rtol=1e-6, atol=1e-6)
+        if not result.passed:
+            raise SystemExit(1)
+        """)
+    report = tmp_path / "result.json"
+    assert pp.main([str(model), "--platform", "a2a3", "--workers", "1", "--json", str(report)]) == 0
+    out = capsys.readouterr().out
+    [saved] = json.loads(report.read_text())
+    assert saved["passed"] and saved["platform"] == "a2a3" and saved["tasks"] == 2 and saved["workers"] == 1
+    assert saved["max_errors"] == {"out": [0.0, 0.0]}
+    assert "PASS on libpto (a2a3, 1 kernels, 2 tasks" in out
+    assert "out: max abs error 0" in out
+    assert out.rstrip().endswith("PASS (1 run)")
+    assert stub.calls[-1]["backend_type"] is stubs.BackendType.Ascend910B
+
+
+def test_command_line_error_is_one_line(stub, tmp_path, capsys):
+    assert pp.main([str(tmp_path / "absent.py")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "absent.py: no such model file" in err
+
+
+def test_tselc_is_refused_with_its_location():
+    """pto.tselc, which PyPTO's codegen table spells but no ISA page, PTOAS or
+    PyPTO operation defines (docs/pypto.md), is refused where it stands."""
+    text = stubs.fixture_text("add.pto").replace("pto.tadd ins(%tx, %ty", "pto.tselc ins(%tx, %ty")
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if "pto.tselc" in l)
+    with pytest.raises(pto.ProgramError, match="pto.tselc") as info:
+        pto.Program(text, name="selc.pto")
+    assert (info.value.line, info.value.column) == (line, 5)
+
+
+def test_command_line_compile_only_needs_no_runtime(stub, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("PTO_RUNTIME_LIBRARY", str(tmp_path / "absent.so"))
+    model = write_model(tmp_path, """\
+        run(program=build_add_twice_program(), specs=build_tensor_specs(), golden_fn=s.golden_add_twice,
+            runtime_cfg=dict(platform=args.platform), rtol=0, atol=0)
+        """)
+    assert pp.main([str(model), "--compile-only"]) == 0
+    out = capsys.readouterr().out
+    assert "PASS on libpto (a5, 1 kernels; compile " in out and "run " not in out
+    assert stub.calls[-1]["backend_type"] is stubs.BackendType.Ascend950
