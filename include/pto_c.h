@@ -424,9 +424,11 @@ PTO_API const char *pto_profile_string(pto_profile p);
  * that profile's implementation does, and each occurrence is reported as a
  * warning naming the rule (to the thread's warning handler, else one line on
  * stderr). docs/profiles.md ("Board mode") cites each rule's source:
- *   - the Binary rows (tadd, tsub, tmul, tdiv, tmax, tmin, trem) with a
- *     source whose valid region differs from dst's: dst's valid region is
- *     computed, each source read at the same (row, col) of its storage;
+ *   - the Binary rows tadd, tsub, tmul, tdiv, tmax, tmin, trem, tfmod,
+ *     tsubrelu, tand, tor, txor, tshl and tshr with a source whose valid
+ *     region differs from dst's: dst's valid region is computed, each
+ *     source read at the same (row, col) of its storage (taddrelu, which
+ *     has no pto-isa implementation, is not relaxed);
  *   - tmatmul, tmatmul_acc and tmatmul_bias whose a or b valid rows or cols
  *     differ from dst's: M, K, N are a's valid rows, a's valid cols and b's
  *     valid cols, as the implementations take them (dst's M x N written);
@@ -438,6 +440,8 @@ PTO_API const char *pto_profile_string(pto_profile p);
  *     32-byte block per row where its valid cols are not 1;
  *   - tsetval (and pto_tgetval) at an index outside the tile's valid region
  *     but inside its rows x cols;
+ *   - tgather (its index form) with an index outside src's valid region
+ *     but inside its rows x cols: that element of src's storage is read;
  *   - in programs, a pto.partition_view window past its view but inside the
  *     memory bound to its pointer.
  * Not relaxed, as the implementations leave them undefined or refuse them:
@@ -2030,7 +2034,8 @@ PTO_API pto_status pto_tinsert(pto_tile *dst, const pto_tile *src, size_t index_
  *   == indices cols (PTO_ERR_SHAPE_MISMATCH).
  * - every index names an element of src's valid region: 0 <= k, k / src cols
  *   < src valid rows and k % src cols < src valid cols (PTO_ERR_OUT_OF_RANGE,
- *   naming the first (i, j) in row order that does not). The indices are
+ *   naming the first (i, j) in row order that does not; in board mode under
+ *   A2A3 and A5, an element of src's rows x cols, with a warning). The indices are
  *   read once to check them all before anything is written, so a refused
  *   call writes nothing. The mask-pattern form is pto_tgather_mask; the
  *   compare form pto_tgather_cmp. */

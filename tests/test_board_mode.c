@@ -7,6 +7,7 @@
  * memory stays an error. Expected values are computed here from pto_c.h. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,175 @@ static void test_board_mode_binary(void **state) {
         TILES_DESTROY(dst, a, b, small, f16);
     }
     assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    pto_set_warning_handler(NULL, NULL);
+}
+
+/* Every Binary row: src0's valid region 2x8 of its 4x8 storage into a 4x8
+ * dst. Refused by default; in board mode under A2A3 and A5 the rows whose
+ * NPU implementations only PTO_ASSERT the regions (all but taddrelu) warn
+ * once and give what the same call gives with src0's whole 4x8 valid (the
+ * implementation reads src0's storage at dst's positions); taddrelu, which
+ * pto-isa does not implement, stays refused. tand's result is also checked
+ * bit by bit against a & b. */
+typedef pto_status (*binary_fn)(pto_tile *, const pto_tile *, const pto_tile *);
+typedef struct {
+    const char *name;
+    binary_fn fn;
+    pto_dtype dtype;
+    bool relaxed;
+} binary_row;
+
+static void put_number(pto_tile *t, uint32_t i, uint32_t j, int v) {
+    if (pto_tile_dtype(t) == PTO_INT32) {
+        tile_put(t, i, j, (uint32_t)v);
+    } else {
+        float f = (float)v;
+        uint32_t bits;
+        memcpy(&bits, &f, 4);
+        tile_put(t, i, j, bits);
+    }
+}
+
+static void test_board_mode_every_binary_row(void **state) {
+    (void)state;
+    static const binary_row kRows[] = {
+        {"pto_tadd", pto_tadd, PTO_FLOAT32, true},     {"pto_tsub", pto_tsub, PTO_FLOAT32, true},
+        {"pto_tmul", pto_tmul, PTO_FLOAT32, true},     {"pto_tdiv", pto_tdiv, PTO_FLOAT32, true},
+        {"pto_tmax", pto_tmax, PTO_FLOAT32, true},     {"pto_tmin", pto_tmin, PTO_FLOAT32, true},
+        {"pto_trem", pto_trem, PTO_FLOAT32, true},     {"pto_tfmod", pto_tfmod, PTO_FLOAT32, true},
+        {"pto_tsubrelu", pto_tsubrelu, PTO_FLOAT32, true},
+        {"pto_tand", pto_tand, PTO_INT32, true},       {"pto_tor", pto_tor, PTO_INT32, true},
+        {"pto_txor", pto_txor, PTO_INT32, true},       {"pto_tshl", pto_tshl, PTO_INT32, true},
+        {"pto_tshr", pto_tshr, PTO_INT32, true},
+        {"pto_taddrelu", pto_taddrelu, PTO_FLOAT32, false},
+    };
+    seen_warnings seen = {0};
+    pto_set_warning_handler(record_warning, &seen);
+    for (size_t p = 0; p < COUNT(kNpu); ++p) {
+        const pto_profile profile = kNpu[p];
+        assert_int_equal(pto_set_profile(profile), PTO_OK);
+        for (size_t k = 0; k < COUNT(kRows); ++k) {
+            const binary_row *row = &kRows[k];
+            /* taddrelu has no dtype under A5 (only A2A3 runs it) */
+            if (row->fn == pto_taddrelu && profile == PTO_PROFILE_A5) continue;
+            pto_tile *dst = tile_new(row->dtype, 4, 8, 4, 8), *want = tile_new(row->dtype, 4, 8, 4, 8);
+            pto_tile *a = tile_new(row->dtype, 4, 8, 2, 8), *b = tile_new(row->dtype, 4, 8, 4, 8);
+            for (uint32_t i = 0; i < 4; ++i)
+                for (uint32_t j = 0; j < 8; ++j) {
+                    put_number(a, i, j, (int)(i * 8 + j) * 3 + 7);
+                    put_number(b, i, j, (int)(j % 5) + 1); /* a shift count, a divisor */
+                    put_number(dst, i, j, -1);
+                }
+            uint64_t *kept = tile_snapshot(dst);
+            char what[96];
+            snprintf(what, sizeof what, "%s %s src0 2x8 into 4x8, default", pto_profile_string(profile), row->name);
+            expect_status(row->fn(dst, a, b), PTO_ERR_SHAPE_MISMATCH, what);
+            assert_tile_unchanged(dst, kept, what);
+            assert_int_equal(pto_set_board_mode(1), PTO_OK);
+            snprintf(what, sizeof what, "%s %s src0 2x8 into 4x8, board mode", pto_profile_string(profile), row->name);
+            if (!row->relaxed) {
+                expect_status(row->fn(dst, a, b), PTO_ERR_SHAPE_MISMATCH, what);
+                assert_tile_unchanged(dst, kept, what);
+                assert_int_equal(seen.count, 0);
+                assert_int_equal(pto_set_board_mode(0), PTO_OK);
+            } else {
+                if (row->fn(dst, a, b) != PTO_OK) fail_msg("%s: %s", what, pto_last_error());
+                assert_int_equal(seen.count, 1);
+                char prefix[64];
+                snprintf(prefix, sizeof prefix, "%s: board mode: ", row->name);
+                assert_non_null(strstr(seen.last, prefix));
+                assert_non_null(strstr(seen.last, "src0 valid region 2x8 differs from dst valid region 4x8"));
+                seen.count = 0;
+                /* the same call with src0's storage all valid, by default */
+                assert_int_equal(pto_set_board_mode(0), PTO_OK);
+                assert_int_equal(pto_tile_set_valid(a, 4, 8), PTO_OK);
+                assert_int_equal(row->fn(want, a, b), PTO_OK);
+                for (uint32_t i = 0; i < 4; ++i)
+                    for (uint32_t j = 0; j < 8; ++j) {
+                        if (tile_get(dst, i, j) != tile_get(want, i, j))
+                            fail_msg("%s (%u,%u): %#llx, want %#llx", what, i, j,
+                                     (unsigned long long)tile_get(dst, i, j),
+                                     (unsigned long long)tile_get(want, i, j));
+                        if (row->fn == pto_tand) {
+                            const uint64_t and_bits = tile_get(a, i, j) & tile_get(b, i, j);
+                            if (tile_get(dst, i, j) != and_bits)
+                                fail_msg("%s (%u,%u): not a & b", what, i, j);
+                        }
+                    }
+            }
+            free(kept);
+            TILES_DESTROY(dst, want, a, b);
+        }
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    pto_set_warning_handler(NULL, NULL);
+}
+
+/* tgather's index form with indices past src's valid region: refused by
+ * default; in board mode under A2A3 and A5 one past the valid region but
+ * inside src's rows x cols reads that element of src's storage (a warning
+ * naming it), one past the storage (the rows x cols, 2048 of a 32x64 src)
+ * or negative stays refused, nothing written. */
+static void test_board_mode_tgather_index(void **state) {
+    (void)state;
+    seen_warnings seen = {0};
+    pto_set_warning_handler(record_warning, &seen);
+    for (size_t p = 0; p < COUNT(kNpu); ++p) {
+        const pto_profile profile = kNpu[p];
+        assert_int_equal(pto_set_profile(profile), PTO_OK);
+        pto_tile *src = tile_new(PTO_FLOAT32, 32, 64, 16, 64), *dst = tile_new(PTO_FLOAT32, 1, 8, 1, 8);
+        pto_tile *idx = tile_new(PTO_INT32, 1, 8, 1, 8), *tmp = tile_new(PTO_INT32, 1, 8, 1, 8);
+        for (uint32_t i = 0; i < 32; ++i)
+            for (uint32_t j = 0; j < 64; ++j) put_number(src, i, j, (int)(i * 64 + j));
+        /* indices 0, 7, ..., one at row 20 (past the 16 valid rows) */
+        static const int kIdx[8] = {0, 7, 64, 1023, 20 * 64 + 3, 5, 31 * 64 + 63, 2};
+        for (uint32_t j = 0; j < 8; ++j) tile_put(idx, 0, j, (uint32_t)kIdx[j]);
+        for (uint32_t j = 0; j < 8; ++j) put_number(dst, 0, j, -1);
+        uint64_t *kept = tile_snapshot(dst);
+        pto_tile *scratch = profile == PTO_PROFILE_A2A3 ? tmp : NULL;
+        expect_status(pto_tgather(dst, src, idx, scratch), PTO_ERR_OUT_OF_RANGE, "tgather past the valid rows, default");
+        assert_non_null(strstr(pto_last_error(), "indices (0, 4) is 1283"));
+        assert_tile_unchanged(dst, kept, "refused tgather");
+        assert_int_equal(pto_set_board_mode(1), PTO_OK);
+        assert_int_equal(pto_tgather(dst, src, idx, scratch), PTO_OK);
+        assert_int_equal(seen.count, 1);
+        assert_non_null(strstr(seen.last, "pto_tgather: board mode: indices (0, 4) is 1283"));
+        for (uint32_t j = 0; j < 8; ++j) {
+            uint64_t want;
+            float f = (float)kIdx[j];
+            uint32_t bits;
+            memcpy(&bits, &f, 4);
+            want = bits;
+            if (tile_get(dst, 0, j) != want) fail_msg("%s board tgather [%u]", pto_profile_string(profile), j);
+        }
+        seen.count = 0;
+        /* past the storage: 2048 of a 32x64 src, and a negative index */
+        for (uint32_t j = 0; j < 8; ++j) put_number(dst, 0, j, -1);
+        free(kept);
+        kept = tile_snapshot(dst);
+        static const int kPast[2] = {32 * 64, -1};
+        for (size_t q = 0; q < 2; ++q) {
+            tile_put(idx, 0, 6, (uint32_t)kPast[q]);
+            expect_status(pto_tgather(dst, src, idx, scratch), PTO_ERR_OUT_OF_RANGE, "board tgather past src's storage");
+            assert_non_null(strstr(pto_last_error(), "indices (0, 6)"));
+            assert_non_null(strstr(pto_last_error(), "src's 32x64 storage"));
+            assert_tile_unchanged(dst, kept, "refused board tgather");
+            assert_int_equal(seen.count, 0);
+        }
+        assert_int_equal(pto_set_board_mode(0), PTO_OK);
+        free(kept);
+        TILES_DESTROY(src, dst, idx, tmp);
+    }
+    /* HOST ignores the mode */
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    assert_int_equal(pto_set_board_mode(1), PTO_OK);
+    pto_tile *src = tile_new(PTO_FLOAT32, 4, 8, 2, 8), *dst = tile_new(PTO_FLOAT32, 1, 8, 1, 8);
+    pto_tile *idx = tile_new(PTO_INT32, 1, 8, 1, 8);
+    for (uint32_t j = 0; j < 8; ++j) tile_put(idx, 0, j, j == 3 ? 3 * 8 : 0);
+    expect_status(pto_tgather(dst, src, idx, NULL), PTO_ERR_OUT_OF_RANGE, "HOST tgather in board mode");
+    assert_int_equal(seen.count, 0);
+    assert_int_equal(pto_set_board_mode(0), PTO_OK);
+    TILES_DESTROY(src, dst, idx);
     pto_set_warning_handler(NULL, NULL);
 }
 
@@ -345,6 +515,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_board_mode_api),
         cmocka_unit_test(test_board_mode_binary),
+        cmocka_unit_test(test_board_mode_every_binary_row),
+        cmocka_unit_test(test_board_mode_tgather_index),
         cmocka_unit_test(test_board_mode_tsetval),
         cmocka_unit_test(test_board_mode_broadcasts),
         cmocka_unit_test(test_board_mode_matmul_acc),

@@ -126,6 +126,13 @@ inline bool A2a3VecNineDtype(pto_dtype d) {
 // order that does not is quoted.
 Validator& RequireIndicesInRange(Validator& v, const pto_tile* indices, const char* target_name,
                                  const pto_tile* target);
+// The same rule where the profile's implementation reads the indexed
+// element unchecked (tgather's index form): in board mode under A2A3 and A5
+// an index outside target's valid region but inside its rows x cols is a
+// warning; one outside its rows x cols stays a refusal, naming it.
+Validator& RequireIndicesInRangeOrBoard(Validator& v, const pto_tile* indices,
+                                        const char* target_name, const pto_tile* target,
+                                        pto_profile profile);
 
 }  // namespace ops
 }  // namespace pto

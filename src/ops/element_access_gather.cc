@@ -65,12 +65,12 @@ pto_status CheckTGather(const Operands& o, pto_profile profile) {
               "indices valid cols %u differs from its cols %u, which A5 requires them to equal",
               indices->valid_cols, indices->cols);
   if (!v.ok() || !o.contents_known) return v.status();
-  return RequireIndicesInRange(v, indices, "src", src).status();
+  return RequireIndicesInRangeOrBoard(v, indices, "src", src, profile).status();
 }
 
 void RunTGather(const Operands& o, pto_profile) {
-  // The check accepted only indices naming src's elements: as unsigned, the
-  // same values.
+  // The check accepted only indices naming src's elements (in board mode,
+  // elements of its storage): as unsigned, the same values.
   kernels::Gather(ElementBytes(o.dst->dtype), ElementBytes(o.src1->dtype), o.dst->valid_rows,
                   o.dst->valid_cols, PlaneOf(o.dst), o.src0->data, ConstPlaneOf(o.src1));
 }

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "board.h"
 #include "ops/common.h"
 
 namespace pto {
@@ -87,6 +88,31 @@ Validator& RequireIndicesInRange(Validator& v, const pto_tile* indices, const ch
                    target_name, target->valid_rows, target->valid_cols, target->cols);
 }
 
+Validator& RequireIndicesInRangeOrBoard(Validator& v, const pto_tile* indices,
+                                        const char* target_name, const pto_tile* target,
+                                        pto_profile profile) {
+  if (!BoardRelaxes(profile)) return RequireIndicesInRange(v, indices, target_name, target);
+  size_t bad_i = 0, bad_j = 0;
+  if (IndicesInRange(indices, target, &bad_i, &bad_j)) return v;
+  // Every index against target's whole storage: its valid region widened to
+  // its rows x cols.
+  pto_tile storage = *target;
+  storage.valid_rows = target->rows;
+  storage.valid_cols = target->cols;
+  size_t out_i = 0, out_j = 0;
+  if (!IndicesInRange(indices, &storage, &out_i, &out_j))
+    return v.Require(false, PTO_ERR_OUT_OF_RANGE,
+                     "indices (%zu, %zu) is %lld, which names no element of %s's %ux%u storage "
+                     "(an index is row * %u + col)",
+                     out_i, out_j, static_cast<long long>(IndexAt(indices, out_i, out_j)),
+                     target_name, target->rows, target->cols, target->cols);
+  return v.RequireOrBoard(false, true, profile, PTO_ERR_OUT_OF_RANGE,
+                          "indices (%zu, %zu) is %lld, which names no element of %s's valid "
+                          "region %ux%u (%s reads it from %s's %ux%u storage)",
+                          bad_i, bad_j, static_cast<long long>(IndexAt(indices, bad_i, bad_j)),
+                          target_name, target->valid_rows, target->valid_cols,
+                          pto_profile_string(profile), target_name, target->rows, target->cols);
+}
 
 }  // namespace ops
 }  // namespace pto

@@ -82,8 +82,6 @@ SCALAR_HOST = {"i1": "bool", "i8": "int8_t", "i16": "int16_t", "i32": "int32_t",
 A5_DIRS = re.compile(r"^(Qwen.*A5|Deepseek.*A5|TquantMx|TquantMxDn)$")
 A3_DIRS = re.compile(r"^(Qwen.*A3|Deepseek.*A3)$")
 SEED = 19
-# The board's fallback element count (a 32 x 32 tile) when nothing fixes one.
-DEFAULT_ELEMENTS = 32 * 32
 
 
 @dataclasses.dataclass
@@ -278,13 +276,18 @@ def unused_views(text: str) -> set:
     uses: Dict[str, int] = {}
     for tok in token.findall(text):
         uses[tok] = uses.get(tok, 0) + 1
-    defs = {}
+    # A name may be defined in several functions (a cube and a vector
+    # kernel's copies of one view): unused when nothing but its definitions
+    # names it.
+    defs: Dict[str, List[str]] = {}
+    count: Dict[str, int] = {}
     for line in text.splitlines():
         m = _VIEW_OF.match(line)
         if m:
-            defs[m.group(1)] = token.findall(line)[1:]  # the operands
+            defs.setdefault(m.group(1), []).extend(token.findall(line)[1:])  # the operands
+            count[m.group(1)] = count.get(m.group(1), 0) + 1
     dead: set = set()
-    work = [name for name in defs if uses.get(name, 0) <= 1]  # its definition only
+    work = [name for name in defs if uses.get(name, 0) <= count[name]]  # its definitions only
     while work:
         name = work.pop()
         if name in dead:
@@ -292,7 +295,7 @@ def unused_views(text: str) -> set:
         dead.add(name)
         for tok in defs[name]:
             uses[tok] -= 1
-            if tok in defs and tok not in dead and uses[tok] <= 1:
+            if tok in defs and tok not in dead and uses[tok] <= count[tok]:
                 work.append(tok)
     return dead
 
@@ -356,7 +359,7 @@ def _partition_footprint(line: str, views: Dict[str, Tuple[str, int, List[int]]]
         counts[root[1:]] = max(counts.get(root[1:], 0), reach)
 
 
-def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tuple[Dict[str, int], int]:
+def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tuple[Dict[str, int], Tuple[int, int]]:
     """Elements each pointer parameter's tensor views and their
     partition_view windows reach (1 + sum of (dim - 1) * stride, plus an
     addptr offset and a window's offsets), from the values the text and the
@@ -364,12 +367,11 @@ def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tupl
     generator's GlobalTensor scan); views with an unknown dimension are left
     out, and so are views nothing uses (unused_views: absent from the board's
     C++; a view defined under one name in two functions counts as used).
-    Also the board's logical element count: the first fixed 2-D window."""
+    Also the board's logical shape (board_logical)."""
     env = {"%" + k: v for k, v in ints.items()}
     base: Dict[str, Tuple[str, int]] = {"%" + p: ("%" + p, 0) for p in pointers}
     view_root: Dict[str, str] = {}
     counts: Dict[str, int] = {}
-    logical = None
 
     def values(blob: str) -> Optional[List[int]]:
         out = []
@@ -417,11 +419,6 @@ def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tupl
                 name = view_root[m.group(1)][1:]
                 counts[name] = max(counts.get(name, 0), rows * cols)
         _partition_footprint(line, views, values, counts)
-        m = _PARTITION.search(line)
-        if m and logical is None:
-            sizes = values(m.group(1))
-            if sizes and len(sizes) >= 2 and all(s > 0 for s in sizes):
-                logical = sizes[-2] * sizes[-1]
         m = _VIEW.search(line)
         if m and m.group(1) in base:
             shape, strides = values(m.group(2)), values(m.group(3))
@@ -434,14 +431,48 @@ def footprints(text: str, ints: Dict[str, int], pointers: Sequence[str]) -> Tupl
             reach = 0 if 0 in shape else 1 + sum((d - 1) * s for d, s in zip(shape, strides))
             name = root[1:]
             counts[name] = max(counts.get(name, 0), reach + max(off, 0))
-            if logical is None and len(shape) >= 2 and shape[-1] > 0 and shape[-2] > 0:
-                logical = shape[-2] * shape[-1]
-    logical = logical or DEFAULT_ELEMENTS
+    shape = board_logical(text, dead)
+    logical = shape[0] * shape[1]
     # A pointer that only unused views describe gets the board's fallback;
     # pto-run still verifies those views, so its buffer holds them too.
     for name, reach in floors.items():
         counts[name] = max(counts.get(name) or logical, reach)
-    return counts, logical
+    return counts, shape
+
+
+# A view's result type (the last on its line): its dims, '?' where dynamic.
+_VIEW_TYPE = re.compile(r"!pto\.(?:partition_)?tensor_view<([^>]*)>")
+_FUNC = re.compile(r"func\.func\s+@([\w.$-]+)\s*\(")
+
+
+def board_logical(text: str, dead: set) -> Tuple[int, int]:
+    """generate_testcase.py's logical shape (its element count is the
+    product), the rows and cols of the
+    first all-static Shape in the launched function's C++ (its _parse_shape
+    of the call text: a cube-and-vector pair's vector function, else the
+    kernel), else 32 x 32. PTOAS gives each used view and window a
+    GlobalTensor whose pto::Shape carries the result type's dims (a '?' is
+    -1 there, which the generator's pattern skips; an unused view has none):
+    the first used view or window with a static type, its last two dims
+    (one: 1 x n)."""
+    starts = [(m.start(), m.group(1)) for m in _FUNC.finditer(text)]
+    names = [n for _, n in starts]
+    scope = text
+    for i, (pos, name) in enumerate(starts):
+        if name.endswith("_aiv") and name[:-4] + "_aic" in names:
+            end = starts[i + 1][0] if i + 1 < len(starts) else len(text)
+            scope = text[pos:end]
+            break
+    for line in scope.splitlines():
+        m = _VIEW_OF.match(line)
+        types = _VIEW_TYPE.findall(line)
+        if not m or m.group(1) in dead or not types:
+            continue
+        dims = types[-1].split("x")[:-1]
+        if not dims or len(dims) > 5 or not all(d.isdigit() for d in dims):
+            continue
+        return (int(dims[-2]) if len(dims) >= 2 else 1), int(dims[-1])
+    return 32, 32
 
 
 def _unused_view_floor(line: str, base: Dict[str, Tuple[str, int]], values, floors: Dict[str, int]):
@@ -560,6 +591,9 @@ class Case:
     golden: Optional[Path] = None
     compare: Optional[Path] = None
     multi_card: bool = False       # has pto.comm.* operations (run on one card)
+    kernel: Optional[Path] = None  # the file pto-run runs: pto, or launch_params_as_arguments' copy
+    logical: Tuple[int, int] = (32, 32)  # the board's logical shape (board_logical)
+    text: str = ""                 # the kernel's text (as pto-run runs it)
 
 
 def testcase_name(path: Path) -> str:
@@ -711,9 +745,9 @@ class Validator:
 
     def setup(self, case: Case, text: str, profile: str) -> List[Param]:
         """pto-run --check, then each parameter's buffer or value as the board gives it."""
-        proc = run_step("pto-run --check", self.pto_run_argv(case.pto, profile, "--check"),
+        proc = run_step("pto-run --check", self.pto_run_argv(case.kernel or case.pto, profile, "--check"),
                         case.pto.parent, self.timeout("run"))
-        refusal_or_failure(proc, self.opts.board)
+        refusal_or_failure(proc, self.opts.board, case.text)
         params = kernel_params(proc.stdout)
         choices = self.choices(case)
         ints = {}
@@ -729,7 +763,8 @@ class Validator:
                 p.value = "1.0"
         pointers = [p.name for p in params if p.kind == "ptr"]
         default_output(params)
-        counts, logical = footprints(text, ints, pointers)
+        counts, case.logical = footprints(text, ints, pointers)
+        logical = case.logical[0] * case.logical[1]
         minimums = choices.minimums(case.testcase, case.sample_root.name)
         for p in params:
             if p.kind == "ptr":
@@ -808,7 +843,7 @@ class Validator:
                     outs += ["--out", f"{p.name}={run_dir / ('out_' + p.board_name + '.npy')}"]
             elif p.kind != "ptr" and p.used:
                 args.append(f"{p.name}={p.value}")
-        argv = self.pto_run_argv(case.pto, profile, "--blocks", str(blocks), *outs, *args)
+        argv = self.pto_run_argv(case.kernel or case.pto, profile, "--blocks", str(blocks), *outs, *args)
         env = None
         if case.multi_card:
             # One card: every pointer is this card's memory (libpto's built-in
@@ -817,7 +852,7 @@ class Validator:
         start = time.monotonic()
         proc = run_step("pto-run", argv, run_dir, self.timeout("run"), env)
         seconds = time.monotonic() - start
-        refusal_or_failure(proc, self.opts.board)
+        refusal_or_failure(proc, self.opts.board, case.text)
         for p in params:
             if p.kind == "ptr" and p.used and p.written:
                 npy_to_bin(run_dir / f"out_{p.board_name}.npy", work / f"{p.board_name}{tag}.bin")
@@ -829,20 +864,18 @@ class Validator:
 # rule, and what on the NPU checks it or why its result is not defined there
 # (docs/profiles.md, "Board mode": what stays an error). A refusal that
 # matches none stays REFUSED (libpto's rule, which board mode may relax).
+OUTSIDE_MEMORY = ("an access outside the memory the case gives the pointer (the board's "
+                  "generate_testcase.py sizes each buffer from the kernel's used views and windows at its "
+                  "integer values, loop indices at their largest): nothing on the NPU checks it, and the "
+                  "kernel reads or writes another buffer's bytes")
 KERNEL_DEFECTS = [
     (re.compile(r"pto_trow(sum|max|min|prod|argmax|argmin): src valid region \d+x0|"
                 r"pto_trow(sum|max|min|prod|argmax|argmin): src valid region 0x\d+"),
      "a row reduction of an empty region: pto-isa a2a3/TRowReduceOps.hpp and "
      "a5/TRowReduce.hpp PTO_ASSERT(validCol != 0 && validRow != 0), which a debug build "
      "hits; a release build derives its repeat count from the zero"),
-    (re.compile(r"integer division by zero"),
-     "an integer division by zero in the kernel's scalar code (arith.divsi/remsi): "
-     "undefined in the AI core's scalar C++, no page says what it gives"),
     (re.compile(r"outside the memory bound|outside its pointer's buffer|outside every allocation"),
-     "an access outside the memory the case gives the pointer (the board's "
-     "generate_testcase.py sizes each buffer from the kernel's used views and windows at its "
-     "integer values, loop indices at their largest): nothing on the NPU checks it, and the "
-     "kernel reads or writes another buffer's bytes"),
+     OUTSIDE_MEMORY),
     (re.compile(r"pto\.comm\.tgather: dst is \d+x\d+, not at least|"
                 r"pto\.comm\.tscatter: src is \d+x\d+, not at least"),
      "the root's buffer holds fewer rows than the members' row blocks together: pto-isa "
@@ -853,10 +886,41 @@ KERNEL_DEFECTS = [
      "a store of a tile wider than its view's rows: pto-isa a5/TStore.hpp (TStoreVecND) "
      "PTO_ASSERT(validCol == gShape4), the tile's valid cols equal to the view's last "
      "dimension, which a debug build of the kernel hits"),
+    (re.compile(r"pto_tgather: indices \(\d+, \d+\) is -?\d+, which names no element of src's \d+x\d+ storage"),
+     "a gather index past the source tile's storage (the board mode reads one past its valid "
+     "region from the tile, not past the tile): pto-isa a5/TGather.hpp (vgather2) and "
+     "a2a3/TGather.hpp (vgather) compare no index with anything and read the unified buffer's bytes "
+     "there, another tile's; the indices are the case's inputs (generate_testcase.py gives a "
+     "tgather kernel's integer inputs arange % N, N the elements of its first shape)"),
     (re.compile(r"pto_tsetval: .*outside|pto_tgetval: .*outside"),
      "an element index outside the tile: pto-isa common/pto_tile.hpp Tile::SetValue/GetValue "
      "write or read past the tile's bytes"),
 ]
+
+
+# An integer division by zero in the kernel's scalar code: libpto refuses it
+# in both modes (docs/profiles.md, "Board mode"), but nothing on the NPU
+# checks it, so it is no defect the board reports: the board's run goes on
+# with whatever the AI core's scalar unit gives (a determinism case there).
+DIVISION_BY_ZERO = re.compile(r"integer division by zero")
+DIVISION_WHY = ("libpto does not invent the quotient: arith.divsi / remsi by zero in the AI core's "
+                "scalar C++, which nothing on the NPU checks (no PTO_ASSERT) and no page defines; the "
+                "board runs on with whatever its scalar unit gives, a determinism case there")
+
+
+def zero_integer_inputs(params: List[Param], work: Path) -> bool:
+    """Whether every integer input buffer the case wrote (NAME.bin of a
+    pointer the kernel reads and does not write) is all zero."""
+    import numpy as np
+    found = False
+    for p in params:
+        if p.kind != "ptr" or p.written or not p.read or np.dtype(DTYPES[p.dtype][0]).kind not in "iu" \
+                or p.dtype == "bf16" or not (work / f"{p.board_name}.bin").is_file():
+            continue
+        found = True
+        if np.fromfile(work / f"{p.board_name}.bin", dtype=DTYPES[p.dtype][0]).any():
+            return False
+    return found
 
 
 # In the board mode a window past its view is refused only where it leaves
@@ -893,16 +957,46 @@ def scalar_access_defect(message: str) -> Optional[str]:
 # storage on the NPU too.
 VALID_OUTSIDE_TILE = (
     re.compile(r"valid region \d+x\d+ of %[\w.$-]+ is outside its \d+x\d+"),
-    "a valid region larger than its tile: pto-isa common/pto_tile.hpp's Tile(VR, VC) "
-    "constructors assign it unchecked and SetValidRow/SetValidCol check it only with "
-    "PTO_ASSERT(rowMask <= Rows) / (colMask <= Cols), which a debug build hits; the tile's "
-    "operations then reach past its storage")
+    "a valid region larger than its tile: pto.alloc_tile's valid_row / valid_col go to pto-isa "
+    "common/pto_tile.hpp's Tile(VR, VC) constructor, which assigns them unchecked (no "
+    "SetValidRow / SetValidCol is called); the tile's operations then reach past its storage, and "
+    "a debug build stops at the first one's PTO_ASSERT on the valid region (a tload: "
+    "common/arch/memory/tload_common.hpp TLoadGm2ubNd2nd, PTO_ASSERT(validCol == gShape4))")
 
 
-def kernel_defect(message: str, board: bool) -> Optional[str]:
-    """The kernel-defect explanation of a refusal, or None."""
+# A tstore of a ZZ tile (row-major boxes: slayout=row_major, blayout
+# row-major): pto-isa's TStore (common/arch/register/tstore_common.hpp, A5's
+# vec path; common/arch/memory/ for A2A3) dispatches ND, DN and NZ tiles
+# only, and CheckStaticVec admits a one-row tile of any layout, so the store
+# compiles and moves nothing.
+ZZ_STORE = re.compile(r"^(.*?):(\d+):\d+: pto\.tstore: ")
+
+
+def zz_store_defect(message: str, text: str) -> Optional[str]:
+    """The explanation of a refused tstore whose tile is ZZ, or None."""
+    m = ZZ_STORE.match(message)
+    lines = text.splitlines()
+    if not m or not 0 < int(m.group(2)) <= len(lines):
+        return None
+    line = lines[int(m.group(2)) - 1]
+    tile = re.search(r"ins\(\s*%[\w.$-]+\s*:\s*!pto\.tile_buf<([^>]*)>", line)
+    if not tile or "slayout=row_major" not in tile.group(1) or "blayout=col_major" in tile.group(1):
+        return None
+    return ("a store of a ZZ tile (row-major boxes, slayout=row_major): pto-isa's TStore "
+            "(common/arch/register/tstore_common.hpp on A5, common/arch/memory/tstore_common.hpp "
+            "on A2A3) dispatches ND, DN and NZ tiles only, and its static check admits a one-row "
+            "tile of any layout, so on the board (pto-isa 3186c381) this store compiles and writes "
+            "nothing: the view keeps what it held")
+
+
+def kernel_defect(message: str, board: bool, text: str = "") -> Optional[str]:
+    """The kernel-defect explanation of a refusal (text: the kernel's, for
+    the operation at the message's location), or None."""
+    zz = zz_store_defect(message, text)
+    if zz:
+        return zz
     if board and BOARD_WINDOW.search(message):
-        return KERNEL_DEFECTS[2][1]
+        return OUTSIDE_MEMORY
     scalar = scalar_access_defect(message)
     if scalar:
         return scalar
@@ -919,7 +1013,7 @@ def kernel_defect(message: str, board: bool) -> Optional[str]:
 NO_NOTIFY = re.compile(r"pto\.comm\.t(wait|test)\b.*: no notify within ")
 
 
-def refusal_or_failure(proc: subprocess.CompletedProcess, board: bool = False):
+def refusal_or_failure(proc: subprocess.CompletedProcess, board: bool = False, text: str = ""):
     """pto-run's exit: 1 is libpto's refusal (REFUSED, its sentence), 2 a usage
     error, a signal a crash."""
     if proc.returncode == 0:
@@ -935,7 +1029,9 @@ def refusal_or_failure(proc: subprocess.CompletedProcess, board: bool = False):
             raise CaseError("NEEDS-RANKS", f"{err} (a multi-card kernel waiting for a signal that only "
                                            "its peers' launches send: run its ranks with mpiexec and "
                                            "pto-run-mpi, docs/multi-card.md)")
-        why = kernel_defect(err, board)
+        if DIVISION_BY_ZERO.search(err):
+            raise CaseError("REFUSED", f"{err} ({DIVISION_WHY})")
+        why = kernel_defect(err, board, text)
         if why:
             raise CaseError("DEFECT", f"{err} (the kernel's defect: {why})")
         raise CaseError("REFUSED", err)
@@ -946,22 +1042,121 @@ def refusal_or_failure(proc: subprocess.CompletedProcess, board: bool = False):
 # Inputs for a case without a golden, errors against a golden, a compare
 # script's absence.
 
-def own_inputs(params: List[Param], work: Path, seed: int = SEED):
-    """Seeded inputs for a determinism-only case: floats uniform in [0, 1),
-    integers zero, and written buffers zero when the kernel has other buffers
-    (the board's conventions)."""
+# The operations whose index inputs generate_testcase.py makes in range (it
+# looks for their C++ names in the kernel: TGATHER also in TGATHERB).
+_GEN_OPS = {name: re.compile(rf"\bpto\.(?:comm\.)?{name}\b") for name in
+            ("tscatter", "tgatherb", "mscatter", "mgather", "tmrgsort")}
+_GEN_TGATHER = re.compile(r"\bpto\.(?:comm\.)?tgather")
+_MRGSORT_BLOCK = re.compile(r"pto\.tmrgsort\s+ins\(\s*%[\w.$-]+\s*,\s*(%[\w.$-]+|\d+)\s*:")
+
+
+def mrgsort_block_len(text: str) -> Optional[int]:
+    """The block length of the kernel's first single-list pto.tmrgsort (a
+    constant), as generate_testcase.py reads it from TMRGSORT(dst, src, n)."""
+    m = _MRGSORT_BLOCK.search(text)
+    if not m:
+        return None
+    if m.group(1).isdigit():
+        return int(m.group(1))
+    c = re.search(rf"^\s*{re.escape(m.group(1))}\s*=\s*arith\.constant\s+(\d+)", text, re.M)
+    return int(c.group(1)) if c else None
+
+
+def own_inputs(params: List[Param], work: Path, seed: int = SEED, text: str = "",
+               shape: Tuple[int, int] = (32, 32)):
+    """The inputs of a case without a golden script, as generate_testcase.py's
+    golden (its golden_template.py: np.random.seed(19), then each pointer in
+    order): a written buffer zero when the kernel has others; integer buffers
+    (bf16 and the 8-bit float formats too: the board's uint16 / uint8
+    buffers) zero, except index inputs, which it makes in range: arange % the
+    logical element count for a kernel with tgather (not tgatherb) or
+    tscatter, a row permutation for tscatter's indices, arange % the table
+    for mgather and mscatter, 32-byte offsets for tgatherb; tmrgsort's float
+    sources packed (value, index) structures sorted per block; every other
+    float buffer uniform in [0, 1)."""
     import numpy as np
-    rng = np.random.default_rng(seed)
+    rng = np.random.RandomState(seed)
+    has = {name: bool(pat.search(text)) for name, pat in _GEN_OPS.items()}
+    has_tgather = bool(_GEN_TGATHER.search(text))
+    logical = shape[0] * shape[1]
     ptrs = [p for p in params if p.kind == "ptr"]
+    inputs = [p for p in ptrs if not p.written]
+
+    def integer(p):
+        return np.dtype(DTYPES[p.dtype][0]).kind in "iu"
+
+    index_mod = None
+    if has["tscatter"] or (has_tgather and not has["tgatherb"]):
+        index_mod = max(logical, 1)
+    table = inputs[0] if has["mgather"] and inputs else None
+    outputs = [p for p in ptrs if p.written]
+    scatter_idx = next((p for p in reversed(inputs) if integer(p)), None) if has["mscatter"] else None
+    if has["mscatter"] and outputs:
+        index_mod = max(outputs[0].count, 1)
+    block_len = mrgsort_block_len(text) if has["tmrgsort"] else None
     for p in ptrs:
         dt = np.dtype(DTYPES[p.dtype][0])
-        if (p.written and len(ptrs) > 1) or dt.kind in "iu" and p.dtype != "bf16":
-            data = np.zeros(p.count, dtype=dt)
-        elif p.dtype == "bf16":
-            data = (rng.random(p.count, dtype=np.float32).view(np.uint32) >> 16).astype(np.uint16)
+        n, is_int = p.count, integer(p)
+        if p.written and len(ptrs) > 1:
+            data = np.zeros(n, dtype=dt)
+        elif has["tmrgsort"] and not p.written and p.dtype in ("f32", "f16"):
+            data = mrgsort_input(rng, p, block_len)
+        elif has["tscatter"] and not p.written and is_int and n == logical:
+            rows, cols = shape
+            perm = rng.permutation(rows).astype(np.int64).reshape(rows, 1)
+            data = (perm * cols + np.arange(cols, dtype=np.int64).reshape(1, cols)).astype(dt).reshape(-1)
+        elif scatter_idx is p:
+            out_count = outputs[0].count if outputs else max(n, 1)
+            data = (np.arange(n, dtype=np.int64) % out_count).astype(dt)
+        elif table is not None and not p.written and is_int and p is not table:
+            data = (np.arange(n, dtype=np.int64) % table.count).astype(dt)
+        elif has["tgatherb"] and not p.written and is_int and n < logical:
+            data = (np.arange(n, dtype=np.uint32) * 32).astype(dt)
+        elif has["tgatherb"] and not p.written:
+            data = np.arange(n, dtype=np.int64 if is_int else np.float32).astype(dt)
+        elif is_int:
+            data = (np.zeros(n, dtype=dt) if index_mod is None
+                    else (np.arange(n, dtype=np.int64) % index_mod).astype(dt))
         else:
-            data = rng.random(p.count).astype(dt)
+            data = rng.random_sample(n).astype(dt)
         data.tofile(work / f"{p.board_name}.bin")
+
+
+def mrgsort_input(rng, p: Param, block_len: Optional[int]):
+    """tmrgsort's source as generate_testcase.py packs it: (value, index)
+    structures of 8 bytes (f32 value, u32 index; f16 value, 2 bytes of
+    padding, u32 index), values uniform in [0, 1) sorted in descending order
+    within each block of block_len words (or over the whole list)."""
+    import numpy as np
+    words = 2 if p.dtype == "f32" else 4
+    value = np.float32 if p.dtype == "f32" else np.float16
+    count = p.count // words
+    values = rng.uniform(low=0, high=1, size=(count,)).astype(value)
+    idx = np.arange(count, dtype=np.uint32)
+    if block_len is not None:
+        per = block_len // words
+        if per > 0 and count > 0:
+            pad = (-count) % per
+            if pad:
+                values = np.concatenate((values, np.zeros(pad, dtype=values.dtype)))
+                idx = np.concatenate((idx, np.zeros(pad, dtype=idx.dtype)))
+            v, i = values.reshape(-1, per), idx.reshape(-1, per)
+            order = np.argsort(-v, kind="stable", axis=1)
+            values = np.take_along_axis(v, order, axis=1).reshape(-1)[:count]
+            idx = np.take_along_axis(i, order, axis=1).reshape(-1)[:count]
+    elif count > 0:
+        order = np.argsort(-values, kind="stable")
+        values, idx = values[order], idx[order]
+    if p.dtype == "f32":
+        packed = np.empty((count,), dtype=np.dtype([("v", np.float32), ("i", np.uint32)]))
+    else:
+        packed = np.empty((count,), dtype=np.dtype([("v", np.float16), ("pad", np.uint16), ("i", np.uint32)]))
+        packed["pad"] = 0
+    packed["v"], packed["i"] = values, idx
+    data = np.zeros(p.count, dtype=np.dtype(DTYPES[p.dtype][0]))
+    raw = packed.view(np.uint8)
+    data.view(np.uint8)[:raw.size] = raw
+    return data
 
 
 def as_float(data, dtype: str):
@@ -1039,7 +1234,7 @@ def make_inputs(v: Validator, case: Case, params: List[Param], profile: str, wor
     """The golden script (inputs NAME.bin, maybe golden_NAME.bin), or for a
     case without one, seeded inputs of the tool's own."""
     if case.golden is None:
-        own_inputs(params, work)
+        own_inputs(params, work, text=case.text, shape=case.logical)
         return
     proc = run_step("golden script", [v.python, "golden.py"], work, v.timeout("golden"),
                     v.script_env(case, profile))
@@ -1344,7 +1539,7 @@ def ranks_inputs(v: Validator, case: Case, params: List[Param], plan: RankPlan, 
         ps = rank_params_for(params, plan, r)
         v.describe(ps, d)
         if case.golden is None:
-            own_inputs(ps, d, seed_base + r)
+            own_inputs(ps, d, seed_base + r, case.text, case.logical)
             continue
         v.copy_scripts(case, d)
         env = v.script_env(case, profile)
@@ -1418,7 +1613,8 @@ def run_ranks_kernel(v: Validator, case: Case, params: List[Param], plan: RankPl
         if p.written or member >= 0:
             outs += ["--out", f"{p.name}={work / 'rank{rank}' / 'run' / ('out_' + p.board_name + '.npy')}"]
     tools = v.rank_tools
-    argv = [tools.mpiexec, "-n", str(plan.ranks), tools.pto_run_mpi, str(case.pto), "--profile", profile]
+    argv = [tools.mpiexec, "-n", str(plan.ranks), tools.pto_run_mpi, str(case.kernel or case.pto), "--profile",
+            profile]
     if v.opts.board:
         argv.append("--board")
     argv += ["--blocks", str(blocks)] + outs + args
@@ -1694,6 +1890,31 @@ def expected_rejection(case: Case, res: Result):
                       "samples must fail to compile)")
 
 
+# PyPTO's launch parameters. libpto's launch binds entry parameters of these
+# names to the block's identity (docs/pto-assembly.md), as PyPTO's launcher
+# does; the board's generate_testcase.py passes them as the integer
+# arguments they are in the kernel's C++ (its per-case values, else 1) to a
+# launch of one block. The vector sub-block's index stays the launch's (the
+# generator binds it to get_subblockid()).
+LAUNCH_PARAMS = re.compile(r"%__pypto_spmd_(block_idx|block_num)\b")
+# Their names in the copy pto-run runs: as long as the originals, so that
+# every location (line, column) in pto-run's messages is the sample's.
+BOARD_PARAM = "__board_spmd_"
+
+
+def launch_params_as_arguments(case: Case, text: str, work: Path) -> str:
+    """A kernel with PyPTO's block index or count parameters runs as a copy
+    in which they are ordinary integer parameters (renamed), so that they
+    take the generator's values; returns the text pto-run runs."""
+    if not LAUNCH_PARAMS.search(text):
+        return text
+    text = LAUNCH_PARAMS.sub(lambda m: "%" + BOARD_PARAM + m.group(1), text)
+    (work / "kernel").mkdir()
+    case.kernel = work / "kernel" / case.pto.name
+    case.kernel.write_text(text, encoding="utf-8")
+    return text
+
+
 def validate_case(v: Validator, case: Case) -> Result:
     res = Result(case=case.name, check="-")
     if case.pto is None:
@@ -1701,12 +1922,15 @@ def validate_case(v: Validator, case: Case) -> Result:
         res.detail = "a Python builder: needs PTOAS's Python package to print its .pto (or give --pto FILE.pto)"
         return res
     work = Path(tempfile.mkdtemp(prefix="pto-validate-", dir=v.opts.scratch))
+    case.kernel = None
+    params = None
     try:
         text = case.pto.read_text(encoding="utf-8", errors="replace")
         # A multi-card kernel runs as the board flow runs it, on one card:
         # its peers' pointers are buffers of this card; a wait for a signal
         # only the other ranks send makes it NEEDS-RANKS (refusal_or_failure).
         case.multi_card = "pto.comm." in text
+        text = case.text = launch_params_as_arguments(case, text, work)
         profile = v.opts.profile or case_profile(text, case.sample_root, case.testcase)
         blocks = v.opts.blocks or case_blocks(text, case.testcase)
         params = v.setup(case, text, profile)
@@ -1716,9 +1940,13 @@ def validate_case(v: Validator, case: Case) -> Result:
             sample_defect(case, params, work, res)
     except CaseError as e:
         res.result, res.detail = e.result, str(e)
+        if DIVISION_BY_ZERO.search(res.detail) and params is not None and zero_integer_inputs(params, work):
+            res.detail += ("; the divisor comes from the case's inputs, every integer input zero as its "
+                           "golden script (or the generator) writes them")
     except OSError as e:
         res.result, res.detail = "ERROR", f"{e.filename or ''}: {e.strerror}".lstrip(": ")
     finally:
+        res.detail = res.detail.replace("%" + BOARD_PARAM, "%__pypto_spmd_")
         if v.opts.keep:
             res.detail = (res.detail + f" (scratch kept: {work})").strip()
         else:
@@ -1785,18 +2013,29 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     ap.add_argument("--scratch", help="where scratch directories go (default: $TMPDIR)")
     ap.add_argument("--keep", action="store_true", help="keep each case's scratch directory")
     ap.add_argument("--filter", help="--all: only cases whose name contains this")
+    ap.add_argument("--markdown", action="store_true",
+                    help="--all: the summary table in Markdown (one row a case, as docs/validation.md's)")
     opts = ap.parse_args(argv)
     if (opts.sample is None) == (opts.all is None):
         ap.error("give one sample or --all DIR")
     return opts
 
 
-def print_table(results: List[Result], out=sys.stdout):
-    width = max([4] + [len(r.case) for r in results])
-    out.write(f"{'case':<{width}}  {'result':<14} {'check':<11} {'max abs':>9} {'max rel':>9} {'time s':>8}  detail\n")
-    for r in results:
-        out.write(f"{r.case:<{width}}  {r.result:<14} {r.check:<11} {fmt(r.max_abs):>9} {fmt(r.max_rel):>9} "
-                  f"{fmt(r.seconds):>8}  {r.detail}\n")
+def print_table(results: List[Result], out=sys.stdout, markdown: bool = False):
+    """The summary table: aligned columns, or (markdown) a Markdown table
+    whose cells are the fields themselves (a '|' in a detail escaped)."""
+    if markdown:
+        out.write("| case | result | check | max abs | max rel | time s | detail |\n")
+        out.write("|---|---|---|---|---|---|---|\n")
+        for r in results:
+            cells = [r.case, r.result, r.check or "-", fmt(r.max_abs), fmt(r.max_rel), fmt(r.seconds), r.detail]
+            out.write("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |\n")
+    else:
+        width = max([4] + [len(r.case) for r in results])
+        out.write(f"{'case':<{width}}  {'result':<14} {'check':<11} {'max abs':>9} {'max rel':>9} {'time s':>8}  detail\n")
+        for r in results:
+            out.write(f"{r.case:<{width}}  {r.result:<14} {r.check:<11} {fmt(r.max_abs):>9} {fmt(r.max_rel):>9} "
+                      f"{fmt(r.seconds):>8}  {r.detail}\n")
     counts: Dict[str, int] = {}
     for r in results:
         counts[r.result] = counts.get(r.result, 0) + 1
@@ -1836,7 +2075,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
               flush=True)
     if opts.all is not None:
         print()
-        print_table(results)
+        print_table(results, markdown=opts.markdown)
     if opts.sample is not None:
         return 0 if results[0].result in ("PASS", "XFAIL") else 1
     return 1 if any(r.result in FAILING for r in results) else 0
