@@ -9,8 +9,10 @@
 
 #include "error.h"
 #include "profile.h"
+#include "program/build.h"
 #include "program/ir/program.h"
 #include "program/run/execute.h"
+#include "program/verify.h"
 #include "pto_c.h"
 #include "tile.h"
 #include "validate.h"
