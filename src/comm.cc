@@ -12,7 +12,7 @@
 
 #include "dtype_rules.h"
 #include "error.h"
-#include "program/ir/types.h"
+#include "float_scalars.h"
 #include "pto_comm.h"
 
 namespace pto {
@@ -176,10 +176,10 @@ pto_status AddHalves(const char* what, const Target& dst, const void* src, size_
     }
     for (;;) {
       const uint16_t old_half = static_cast<uint16_t>(seen >> shift);
-      const double sum = program::HalfBitsToDouble(old_half, dtype) +
-                         program::HalfBitsToDouble(addend, dtype);
+      const double sum = HalfBitsToDouble(old_half, dtype) +
+                         HalfBitsToDouble(addend, dtype);
       const uint16_t new_half =
-          program::DoubleToHalfBits(program::RoundToFloatType(sum, dtype, 16), dtype);
+          DoubleToHalfBits(RoundToFloatType(sum, dtype, 16), dtype);
       const uint32_t desired = (seen & ~(uint32_t{0xFFFF} << shift)) | uint32_t{new_half} << shift;
       uint32_t before = seen;
       if (dst.rank < 0) {

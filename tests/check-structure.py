@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
 """The structure of src/ as rules a change can break:
 
-  1. src/program/parse/ and src/program/run/ never reach each other's headers
-     (an include, directly or through other headers of the tree).
+  1. The stages of src/program/ never reach each other's headers (an
+     include, directly or through other headers of the tree): ir/ reaches
+     no stage; parse/ and run/ never reach each other, nor verify.h or
+     build.h; verify.cc reaches neither parse/ nor run/. Only build.cc runs
+     the stages in order: no file of parse/ calls Verify or Build, and
+     verify.cc calls neither Compile nor Build.
   2. No file of src/program/ reaches a src/kernels/ header: programs run the
      table's operations (src/ops/), which call the kernels.
   3. No C/C++ function in src/ is longer than 120 lines.
   4. No class in src/ is longer than 2,000 lines: its declaration plus the
      definitions of its methods outside it.
+  5. src/README.md's map names every file of src/ (but itself and the
+     meson.build files): by its path under src/ (ops/tcvt.cc) where
+     another file of src/ has the same name, else by its name.
 
 Usage: check-structure.py [SOURCE_ROOT]   (default: this file's repository)
 Prints each broken rule with the file and line it is about; exits 1 if any.
@@ -269,6 +276,42 @@ def reach(graph, start, skip_edges):
     return seen
 
 
+# Rule 1: what each stage of src/program/ must not reach (a prefix of a
+# directory, or a file), and the stage functions it must not call.
+STAGES = (
+    ('src/program/ir/', ('src/program/parse/', 'src/program/run/', 'src/program/verify.h',
+                         'src/program/build.h'), ()),
+    ('src/program/parse/', ('src/program/run/', 'src/program/verify.h', 'src/program/build.h'),
+     ('Verify', 'Build')),
+    ('src/program/run/', ('src/program/parse/', 'src/program/verify.h', 'src/program/build.h'),
+     ('Compile', 'Verify', 'Build')),
+    ('src/program/verify.', ('src/program/parse/', 'src/program/run/', 'src/program/build.h'),
+     ('Compile', 'Build')),
+)
+
+
+def stage_of(f):
+    for prefix, forbidden, calls in STAGES:
+        if f.startswith(prefix):
+            return prefix, forbidden, calls
+    return None
+
+
+def check_stage_calls(root, files, problems):
+    """Rule 1's calls: a stage never calls another's entry point."""
+    for f in sorted(files):
+        stage = stage_of(f)
+        if stage is None or not stage[2]:
+            continue
+        with open(os.path.join(root, f), encoding='utf-8', errors='replace') as fh:
+            code = blank_code(fh.read())
+        call = re.compile(r'(?<![\w.>])(?:program::)?(%s)\s*\(' % '|'.join(stage[2]))
+        for m in call.finditer(code):
+            line = code.count('\n', 0, m.start()) + 1
+            problems.append('%s:%d: calls %s: only src/program/build.cc runs the stages in order' %
+                            (f, line, m.group(1)))
+
+
 def check_includes(root, files, problems):
     headers = set()
     for dirpath, _, filenames in os.walk(os.path.join(root, 'src')):
@@ -283,12 +326,13 @@ def check_includes(root, files, problems):
     for f in sorted(files):
         if not f.startswith('src/program/'):
             continue
-        for stage, other in (('parse', 'run'), ('run', 'parse')):
-            if f.startswith('src/program/%s/' % stage):
-                for g, chain in sorted(reach(graph, f, set()).items()):
-                    if g.startswith('src/program/%s/' % other):
-                        problems.append('%s: reaches %s (%s): %s/ never includes %s/' %
-                                        (f, g, ' -> '.join(chain), stage, other))
+        stage = stage_of(f)
+        if stage is not None:
+            for g, chain in sorted(reach(graph, f, set()).items()):
+                for other in stage[1]:
+                    if g.startswith(other):
+                        problems.append('%s: reaches %s (%s): %s never includes %s' %
+                                        (f, g, ' -> '.join(chain), stage[0], other))
         for g, chain in sorted(reach(graph, f, KNOWN_KERNEL_REACHES).items()):
             if g.startswith('src/kernels/'):
                 problems.append('%s: reaches %s (%s): src/program/ never includes src/kernels/' %
@@ -342,11 +386,38 @@ def check_sizes(root, files, problems):
                             (entry['where'], name, entry['lines'], MAX_CLASS_LINES))
 
 
+def check_map(root, problems):
+    """Rule 5: every file of src/ is on src/README.md's map."""
+    with open(os.path.join(root, 'src', 'README.md'), encoding='utf-8') as fh:
+        text = fh.read()
+    paths = []
+    for dirpath, dirnames, filenames in os.walk(os.path.join(root, 'src')):
+        dirnames.sort()
+        for fn in sorted(filenames):
+            if fn not in ('README.md', 'meson.build'):
+                paths.append(os.path.relpath(os.path.join(dirpath, fn), os.path.join(root, 'src')))
+    names = {}
+    for path in paths:
+        names.setdefault(os.path.basename(path), []).append(path)
+
+    def named(name):
+        return re.search(r'(?<![\w.-])%s(?![\w-])' % re.escape(name), text) is not None
+
+    for path in paths:
+        unique = len(names[os.path.basename(path)]) == 1
+        if named(path) or (unique and named(os.path.basename(path))):
+            continue
+        problems.append('src/%s: not on the map of src/README.md (name it there%s)' %
+                        (path, '' if unique else ' by its path under src/, ' + path))
+
+
 def main(argv):
     root = argv[1] if len(argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     files = list(source_files(root))
     problems = []
     check_includes(root, files, problems)
+    check_stage_calls(root, files, problems)
+    check_map(root, problems)
     check_sizes(root, files, problems)
     for p in problems:
         print(p)

@@ -10,14 +10,13 @@
 #include <initializer_list>
 
 #include "dtype_rules.h"
+#include "float_scalars.h"
 #include "kernels/kernels.h"
 #include "ops/common.h"
 #include "profile.h"
-#include "program/ir/types.h"
 #include "validate.h"
 #include "pto_c.h"
 #include "tile.h"
-#include "validate.h"
 
 namespace pto {
 namespace ops {
@@ -199,7 +198,7 @@ double LoadFloat(const void* p, pto_dtype d) {
   }
   uint16_t bits;
   memcpy(&bits, p, 2);
-  return program::HalfBitsToDouble(bits, d);
+  return HalfBitsToDouble(bits, d);
 }
 void StoreFloat(void* p, pto_dtype d, double x) {
   if (d == PTO_FLOAT32) {
@@ -207,7 +206,7 @@ void StoreFloat(void* p, pto_dtype d, double x) {
     memcpy(p, &f, 4);
     return;
   }
-  const uint16_t bits = program::DoubleToHalfBits(x, d);
+  const uint16_t bits = DoubleToHalfBits(x, d);
   memcpy(p, &bits, 2);
 }
 
@@ -233,7 +232,7 @@ void Combine(int atomic, pto_dtype d, size_t size, void* to, const void* from) {
     // payloads (the host's NaN sign is not portable).
     if (atomic == PTO_SCATTER_ATOMIC_ADD)
       StoreFloat(to, d, isnan(a + b) ? fabs(NAN)
-                                     : program::RoundToFloatType(a + b, d, d == PTO_FLOAT32 ? 32 : 16));
+                                     : RoundToFloatType(a + b, d, d == PTO_FLOAT32 ? 32 : 16));
     else if (atomic == PTO_SCATTER_ATOMIC_MAX ? b > a : b < a)
       memcpy(to, from, size);
     return;

@@ -2,6 +2,8 @@
 // operation's rules are applied once, as its C function would apply them to
 // tiles placed there. What depends on values known only at run time (dynamic
 // valid regions) is marked to be checked again when the instruction runs.
+#include "program/verify.h"
+
 #include <stdio.h>
 
 #include <algorithm>

@@ -1,8 +1,9 @@
 // A verified program: the instructions of one PTO assembly text resolved to
 // registers, tile slots and kernel entries, ready to run any number of times.
-// parse/ builds it (parse and type-check), verify.cc places its tiles in
-// the unified buffer and applies every operation's rules once, execute.cc
-// runs it on blocks.
+// Data only, read by every stage: parse/ builds it (parse/parse.h), verify.cc
+// places its tiles in the unified buffer and applies every operation's rules
+// once (verify.h), build.cc runs the two over a module (build.h), run/ runs
+// it on blocks.
 #ifndef PTO_PROGRAM_IR_PROGRAM_H_
 #define PTO_PROGRAM_IR_PROGRAM_H_
 
@@ -431,31 +432,6 @@ struct Program {
   std::string no_entry;
   SourceLoc no_entry_loc;
 };
-
-// Parses and type-checks text into *program (source_name and profile set by
-// the caller; the profile may be replaced by the module's target). On failure
-// records "SOURCE:LINE:COL: error: ..." and returns the status.
-// entry names the func.func to run (empty: the module's pto.entry /
-// kernel-kind function, else its only public one); check_only reads the
-// function to check it (it is never run).
-pto_status Compile(std::string_view text, std::string_view entry, bool check_only,
-                   Program* program);
-
-// Compile and Verify of the entry, then every other function of the module
-// checked the same way (Compile with check_only and Verify, into a program
-// dropped afterwards): a module is accepted whole or not at all. Where the
-// module's marks choose no entry (and none is named), every function is
-// checked, then the choice is an error unless entry_optional: the program
-// then records it in no_entry and cannot run.
-pto_status Build(std::string_view text, std::string_view entry, bool entry_optional,
-                 Program* program);
-
-// Places the tiles and applies every operation's rules; same failure contract.
-pto_status Verify(Program* program);
-
-// What pto_program_describe says of p: its functions, the entry's
-// parameters, every tile's place in the unified buffer and the peak use.
-std::string Describe(const Program& p);
 
 // Records "SOURCE:LINE:COL: error: MESSAGE" as the thread's last error.
 pto_status Diagnose(const Program& p, SourceLoc loc, pto_status status, const std::string& message);

@@ -118,13 +118,6 @@ bool ParseScalarType(std::string_view name, Type* out);
 bool ParseHandleType(std::string_view name, Type* out);
 bool IsHandle(const Type& t, Handle h);
 
-// x rounded to nearest even in a float scalar type (f64, f32, f16, bf16;
-// f16/bf16 overflow to infinity as IEEE 754 says).
-double RoundToFloatType(double x, pto_dtype dtype, unsigned bits);
-// The 16 bits of an f16 / bf16 value and back (the value already rounded).
-double HalfBitsToDouble(uint16_t bits, pto_dtype dtype);
-uint16_t DoubleToHalfBits(double x, pto_dtype dtype);
-
 // A !pto.* type token's text. On failure returns false with a sentence in
 // *error and, in *error_offset, the byte offset in `text` it is about.
 bool ParsePtoType(std::string_view text, Type* out, std::string* error, size_t* error_offset);

@@ -1,8 +1,9 @@
 // PTO assembly: the file and module structure, the snippet directives, and
-// the parse stage's entry points (Compile, Build).
+// the parse stage's entry point (Compile, parse.h).
 #include <string>
 #include <vector>
 
+#include "program/parse/parse.h"
 #include "program/parse/parser.h"
 #include "program/parse/readers.h"
 
@@ -170,27 +171,6 @@ pto_status Compile(std::string_view text, std::string_view entry, bool check_onl
                    Program* program) {
   Parser parser(text, program, entry, check_only);
   return parser.Run();
-}
-
-pto_status Build(std::string_view text, std::string_view entry, bool entry_optional,
-                 Program* program) {
-  pto_status status = Compile(text, entry, false, program);
-  if (status == PTO_OK) status = Verify(program);
-  if (status != PTO_OK) return status;
-  for (const FunctionSummary& f : program->functions) {
-    bool read = false;
-    for (const std::string& name : program->inlined) read = read || name == f.name;
-    if (read) continue;
-    Program other;
-    other.source_name = program->source_name;
-    other.profile = program->profile;
-    status = Compile(text, f.name, true, &other);
-    if (status == PTO_OK) status = Verify(&other);
-    if (status != PTO_OK) return status;
-  }
-  if (!program->no_entry.empty() && !entry_optional)
-    return Diagnose(*program, program->no_entry_loc, PTO_ERR_INVALID_ARGUMENT, program->no_entry);
-  return PTO_OK;
 }
 
 }  // namespace program

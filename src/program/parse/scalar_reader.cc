@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "float_scalars.h"
 #include "program/parse/parser.h"
 #include "program/parse/readers.h"
 

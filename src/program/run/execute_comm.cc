@@ -18,6 +18,7 @@
 
 #include "comm.h"
 #include "dtype_rules.h"
+#include "float_scalars.h"
 #include "program/run/block.h"
 
 namespace pto {

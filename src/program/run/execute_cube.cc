@@ -9,6 +9,7 @@
 #include "dtype_rules.h"
 #include "error.h"
 #include "fixpipe.h"
+#include "float_scalars.h"
 #include "ops/ops.h"
 #include "program/ir/cube.h"
 #include "program/ir/types.h"

@@ -11,6 +11,7 @@
 #include "board.h"
 #include "comm.h"
 #include "dtype_rules.h"
+#include "float_scalars.h"
 #include "low_precision.h"
 #include "ops/ops.h"
 #include "program/ir/types.h"

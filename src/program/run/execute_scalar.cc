@@ -10,6 +10,7 @@
 #include "dtype_rules.h"
 #include "error.h"
 #include "float_env.h"
+#include "float_scalars.h"
 #include "program/run/block.h"
 
 namespace pto {

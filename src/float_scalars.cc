@@ -1,13 +1,12 @@
-// The float scalars of PTO assembly (f64, f32, f16, bf16): a value rounded
-// to nearest even in one of those formats, and the 16 bits of an f16 or bf16
-// value and back (types.h declares them).
+// The float scalars (f64, f32, f16, bf16): a value rounded to nearest even
+// in one of those formats, and the 16 bits of an f16 or bf16 value and back
+// (float_scalars.h declares them).
+#include "float_scalars.h"
+
 #include <math.h>
 #include <string.h>
 
-#include "program/ir/types.h"
-
 namespace pto {
-namespace program {
 
 namespace {
 
@@ -69,5 +68,4 @@ uint16_t DoubleToHalfBits(double x, pto_dtype dtype) {
                                       (static_cast<int>(ldexp(a, 11 - e)) - 1024));
 }
 
-}  // namespace program
 }  // namespace pto
