@@ -318,7 +318,11 @@ PTO_API pto_status pto_runtime_run(pto_runtime *rt, const pto_runtime_args *args
     if (rt == nullptr || args == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, "pto_runtime_run: NULL argument");
     const pto_status st = pto_runtime_prepare(rt);
     if (st != PTO_OK) return st;
-    return pto_host::Run(rt, *args);
+    try {
+        return pto_host::Run(rt, *args);
+    } catch (const std::bad_alloc &) {
+        return Fail(PTO_ERR_OUT_OF_MEMORY, "pto_runtime_run: out of memory");
+    }
 }
 
 PTO_API pto_status pto_runtime_last_run_stats(const pto_runtime *rt, uint64_t *tasks, uint32_t *max_concurrent) {

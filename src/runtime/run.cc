@@ -14,6 +14,7 @@
 #include <deque>
 #include <exception>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <unordered_map>
 
@@ -933,15 +934,24 @@ pto_status RunState::Execute(const pto_runtime_args &in) {
     }
 
     std::vector<std::thread> pool;
-    if (workers_ > 1) {
-        for (uint32_t i = 0; i < workers_; i++) pool.emplace_back([this] { Worker(); });
+    try {
+        for (uint32_t i = 0; workers_ > 1 && i < workers_; i++) pool.emplace_back([this] { Worker(); });
+    } catch (const std::exception &e) {
+        // The threads started see the error and end; joined below.
+        ReportFatal(PTO_ERR_OUT_OF_MEMORY, Format("pto_runtime_run: %u worker threads cannot be started (%s)",
+                                                  workers_, e.what()));
     }
-    if (o.bind(&kOps, this) != PTO_ORCH_ABI_VERSION) {
+    if (fatal()) {
+        // Nothing runs.
+    } else if (o.bind(&kOps, this) != PTO_ORCH_ABI_VERSION) {
         ReportFatal(PTO_ERR_INVALID_ARGUMENT, Format("%s was built for another version of the runtime's table",
                                                      o.library.c_str()));
     } else {
         try {
             o.entry(*chip);
+        } catch (const std::bad_alloc &) {
+            ReportFatal(PTO_ERR_OUT_OF_MEMORY, Format("%s: out of memory while the orchestration ran",
+                                                      rt_->orchestration_path.c_str()));
         } catch (const std::exception &e) {
             ReportFatal(PTO_ERR_INVALID_ARGUMENT, Format("%s: aicpu_orchestration_entry threw: %s",
                                                          rt_->orchestration_path.c_str(), e.what()));

@@ -363,6 +363,78 @@ static void test_prepare_errors(void **state) {
     pto_runtime_args_destroy(a);
 }
 
+/* random.cpp's generator (xorshift64*). */
+static uint32_t draw(uint64_t *s) {
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return (uint32_t)((*s * UINT64_C(0x2545F4914F6CDD1D)) >> 32);
+}
+
+/* random.cpp's tasks one after another, each as axpy.pto runs on one
+ * block: 8-row tiles in order, each loaded (x, then y) before it is
+ * stored. */
+static void random_reference(float *m, uint64_t seed, int n) {
+    uint64_t state = seed | 1;
+    for (int k = 0; k < n; k++) {
+        const uint32_t h = 1 + draw(&state) % 16;
+        uint32_t row[3], col[3];
+        for (int i = 0; i < 3; i++) {
+            row[i] = draw(&state) % (64 - h + 1);
+            col[i] = 16 * (draw(&state) % 4);
+        }
+        const float alpha = draw(&state) % 2 == 0 ? -0.5f : 0.25f;
+        for (uint32_t r0 = 0; r0 < h; r0 += 8) {
+            const uint32_t rows = h - r0 < 8 ? h - r0 : 8;
+            float tx[8][16], ty[8][16];
+            for (uint32_t r = 0; r < rows; r++)
+                for (int c = 0; c < 16; c++) {
+                    tx[r][c] = m[(row[0] + r0 + r) * 64 + col[0] + c];
+                    ty[r][c] = m[(row[1] + r0 + r) * 64 + col[1] + c];
+                }
+            for (uint32_t r = 0; r < rows; r++)
+                for (int c = 0; c < 16; c++) {
+                    volatile float scaled = tx[r][c] * alpha; /* two roundings, as tmuls then tadd */
+                    m[(row[2] + r0 + r) * 64 + col[2] + c] = scaled + ty[r][c];
+                }
+        }
+    }
+}
+
+/* Random views with every kind of overlap (random.cpp): the bytes of the
+ * tasks run in order, on 1, 2 and 3 workers. */
+static void test_random_views(void **state) {
+    (void)state;
+    static float m[64 * 64], want[64 * 64];
+    const int n = 60;
+    uint32_t most_seen = 0;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        fill(want, 64 * 64, (int)seed);
+        random_reference(want, seed, n);
+        for (uint32_t workers = 1; workers <= 3; workers++) {
+            fill(m, 64 * 64, (int)seed);
+            pto_runtime *rt = session("orchestration/random.cpp", workers);
+            pto_runtime_args *a = new_args();
+            add_f32(a, m, 64, 64);
+            assert_int_equal(pto_runtime_args_add_scalar(a, seed), PTO_OK);
+            assert_int_equal(pto_runtime_args_add_scalar(a, (uint64_t)n), PTO_OK);
+            run_ok(rt, a);
+            uint32_t most = 0;
+            assert_int_equal(tasks_run(rt, &most), (uint64_t)n);
+            if (most > most_seen) most_seen = most;
+            if (memcmp(m, want, sizeof m) != 0) {
+                for (int i = 0; i < 64 * 64; i++)
+                    if (memcmp(&m[i], &want[i], sizeof(float)) != 0)
+                        fail_msg("seed %d, %u workers: m[%d][%d] = %g, in order %g", (int)seed, workers, i / 64,
+                                 i % 64, (double)m[i], (double)want[i]);
+            }
+            done(rt, a);
+        }
+    }
+    printf("[random views] 4 seeds x %d tasks on overlapping views: the in-order bytes on 1, 2 and 3 workers "
+           "(at most %u tasks at once)\n", n, most_seen);
+}
+
 /* Dispatch predicates, read after the task's dependencies (predicate.cpp). */
 static void test_predicate(void **state) {
     (void)state;
@@ -466,7 +538,8 @@ static void test_api_errors(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chain),   cmocka_unit_test(test_views),        cmocka_unit_test(test_scopes),
-        cmocka_unit_test(test_mixed),   cmocka_unit_test(test_concurrency),  cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_mixed),   cmocka_unit_test(test_concurrency),  cmocka_unit_test(test_random_views),
+        cmocka_unit_test(test_errors),
         cmocka_unit_test(test_prepare_errors), cmocka_unit_test(test_predicate), cmocka_unit_test(test_scalar_pointer),
         cmocka_unit_test(test_api_errors),
     };
