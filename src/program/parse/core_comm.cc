@@ -211,7 +211,7 @@ bool SessionAttributes(Parser& p, const std::string& what, bool session,
 
 // The attributes of a comm operation into in (attr, rank: the root): each
 // operation's own, each required where PTOAS requires it; false on an error.
-bool CoreReader::CommAttributes(const Token& op, CommOp kind, const std::vector<AttrEntry>& attrs,
+bool CommReader::CommAttributes(const Token& op, CommOp kind, const std::vector<AttrEntry>& attrs,
                                 size_t group, Instr* out) {
   Instr& in = *out;
   const std::string what(op.text);
@@ -261,7 +261,7 @@ bool CoreReader::CommAttributes(const Token& op, CommOp kind, const std::vector<
   return true;
 }
 
-void CoreReader::ParseComm(const Token& op, const std::vector<Token>& results) {
+void CommReader::ParseComm(const Token& op, const std::vector<Token>& results) {
   const std::string what(op.text);
   const std::string_view name = op.text.substr(9);  // after "pto.comm."
   CommOp kind;
@@ -376,7 +376,7 @@ void CoreReader::ParseComm(const Token& op, const std::vector<Token>& results) {
 // !pto.async_session) -> !pto.async_event. The transfer is made at the
 // operation (a kComm like tput's or tget's), so its event is complete at
 // once: wait_async_event and test_async_event give true (core_sync.cc).
-void CoreReader::ParseCommAsync(const Token& op, const std::vector<Token>& results) {
+void CommReader::ParseCommAsync(const Token& op, const std::vector<Token>& results) {
   const std::string what(op.text);
   // pto.comm.X and PTOAS's older pto.X name the same operations.
   const bool session = EndsWith(op.text, "build_async_session");

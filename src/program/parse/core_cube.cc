@@ -94,7 +94,7 @@ std::string CubeMoveRefusal(pto_profile profile, pto_dtype dtype) {
 // argument of TMATMUL* and TGEMV* that tells the cube whether more partial
 // sums follow (its unit flag, a signal between pipes), not how it sums, so
 // every phase gives the same result here.
-bool CoreReader::ParseAccPhase(const Token& op) {
+bool CubeReader::ParseAccPhase(const Token& op) {
   std::vector<AttrEntry> attrs;
   const SourceLoc at = tok().loc;
   if (!parser_.ParseAttrDict(&attrs)) return false;
@@ -113,7 +113,7 @@ bool CoreReader::ParseAccPhase(const Token& op) {
 // pto.tmatmul.acc ins(%c_in, %a, %b : A, L, R) outs(%c : A)   (c_in is c)
 // pto.tmatmul.bias ins(%a, %b, %bias : L, R, B) outs(%c : A)
 // and pto.tgemv, pto.tgemv.acc, pto.tgemv.bias alike.
-void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
+void CubeReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
   const bool mx = desc.source_count >= 4;  // (a, a_scale, b, b_scale[, bias])
   const bool acc = desc.id == ops::OpId::kTMatmulAcc || desc.id == ops::OpId::kTGemvAcc ||
                    desc.id == ops::OpId::kTMatmulMxAcc || desc.id == ops::OpId::kTGemvMxAcc;
@@ -237,7 +237,7 @@ void CoreReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
 // scale tile keeps bytes of its own in the scaling memory all along, which
 // gives that result in either order: the instruction is checked and moves
 // nothing.
-void CoreReader::ParseGetScaleAddr(const Token& op) {
+void CubeReader::ParseGetScaleAddr(const Token& op) {
   const std::string what(op.text);
   if (!tok().IsIdent("ins"))
     return (void)parser_.Error(op.loc, what + " is written " + what + " ins(%src : T) outs(%scale : S)");
@@ -283,7 +283,7 @@ void CoreReader::ParseGetScaleAddr(const Token& op) {
 // element's (row, column) and lays it out as dst's layout says (pto-isa
 // TMOV.md and TEXTRACT.md; the moves PTOAS's TMovOp allows: mat to left,
 // right or bias, acc to vec or mat).
-bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32_t src,
+bool CubeReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32_t src,
                               uint32_t dst, const Instr& offsets) {
   const Type& s = p_->tiles[src].type;
   const Type& d = p_->tiles[dst].type;
@@ -409,7 +409,7 @@ bool CoreReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
 // tile, ND -> ZZ for MX scales): A2A3 has none; A5 repacks into a mat NZ or
 // ZN tile or a scaling ZZ tile, the latter of bytes (TMovNdTo2Zz's
 // CommonCheckZZ: ui8, e8m0, hif8); HOST takes every layout.
-bool CoreReader::CheckVecRepack(const std::string& what, SourceLoc loc, bool extract,
+bool CubeReader::CheckVecRepack(const std::string& what, SourceLoc loc, bool extract,
                                 const Type& s, const Type& d) {
   const std::string to = LayoutName(d);
   if (d.space == Space::kVec) {
@@ -447,7 +447,7 @@ bool CoreReader::CheckVecRepack(const std::string& what, SourceLoc loc, bool ext
 // region, the dtype kept (A5: f32, i32) or f32 cast to f16 or bf16 (both
 // targets; A2A3 has the casts only); the window's bounds are checked when
 // it runs. The other forms (acc to vec, vec to mat) are refused.
-bool CoreReader::EmitCubeInsert(SourceLoc loc, uint32_t src, uint32_t dst, const Instr& offsets) {
+bool CubeReader::EmitCubeInsert(SourceLoc loc, uint32_t src, uint32_t dst, const Instr& offsets) {
   const Type& s = p_->tiles[src].type;
   const Type& d = p_->tiles[dst].type;
   const std::string what = "pto.tinsert";
@@ -486,7 +486,7 @@ bool CoreReader::EmitCubeInsert(SourceLoc loc, uint32_t src, uint32_t dst, const
 // FLOAT32 to FLOAT32, FLOAT16 or BFLOAT16, INT32 to INT32; atomic add) or
 // from a mat tile (A2A3 only: A5 has no store from L1), per pto-isa's
 // TLOAD.md and TSTORE.md. Other memories are reached through tmov.
-bool CoreReader::CheckCubeTransfer(const Token& op, bool load, uint32_t slot, pto_dtype view_dtype,
+bool CubeReader::CheckCubeTransfer(const Token& op, bool load, uint32_t slot, pto_dtype view_dtype,
                                    bool atomic_add) {
   const Type& t = p_->tiles[slot].type;
   const std::string what(op.text);

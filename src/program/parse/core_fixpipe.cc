@@ -65,7 +65,7 @@ bool Field(const std::string& body, const std::string& key, std::string* value) 
 }  // namespace
 
 // #pto.acc_push_epilogue<layout = nz2nd, quant = Q, relu = no_relu | normal_relu>.
-bool CoreReader::ParseEpilogue(const AttrEntry& e, PipeEpilogue* out) {
+bool CubeReader::ParseEpilogue(const AttrEntry& e, PipeEpilogue* out) {
   const std::string text(e.value.text);
   const std::string head = "#pto.acc_push_epilogue<";
   if (e.value.kind != Tok::kAttr || text.compare(0, head.size(), head) != 0 || text.back() != '>')
@@ -112,7 +112,7 @@ bool CoreReader::ParseEpilogue(const AttrEntry& e, PipeEpilogue* out) {
 }
 
 // A pipe's epilogue: on a cube-to-vector pipe only, the same at both ends.
-bool CoreReader::EpilogueAgrees(const Token& op, const PipeDecl& decl, const PipeEpilogue& here,
+bool CubeReader::EpilogueAgrees(const Token& op, const PipeDecl& decl, const PipeEpilogue& here,
                                 int64_t dir) {
   const std::string what(op.text);
   if (here.set && dir != 1)
@@ -129,7 +129,7 @@ bool CoreReader::EpilogueAgrees(const Token& op, const PipeDecl& decl, const Pip
 // tmov_fp, textract_fp, tinsert_fp on a program's tiles: src an acc tile, fp
 // a scaling tile of one row, dst a vec or mat tile; the row's check (every
 // rule of its C function) runs with the tiles when the instruction runs.
-bool CoreReader::EmitFixpipeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32_t src,
+bool CubeReader::EmitFixpipeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32_t src,
                                  uint32_t fp, uint32_t dst, const Instr& offsets) {
   const Type& s = p_->tiles[src].type;
   const Type& f = p_->tiles[fp].type;
@@ -167,7 +167,7 @@ bool CoreReader::EmitFixpipeMove(const ops::OpDescriptor& op, SourceLoc loc, uin
 // tstore ins(%acc : T fp %fp : F) outs(%view : V): an acc tile stored through
 // the fixpipe's quantisation by fp's words (TSTORE_FP), the pairs and rules of
 // pto_tmov_fp.
-bool CoreReader::CheckFixpipeStore(const Token& op, uint32_t slot, pto_dtype view_dtype,
+bool CubeReader::CheckFixpipeStore(const Token& op, uint32_t slot, pto_dtype view_dtype,
                                    const Token& fp, const Type& fp_type, SourceLoc fp_loc,
                                    uint32_t* fp_slot) {
   const std::string what(op.text);
@@ -200,10 +200,10 @@ bool CoreReader::CheckFixpipeStore(const Token& op, uint32_t slot, pto_dtype vie
 // pto.set_quant_scalar(%s : f32) {id = N}
 // pto.set_quant_vector(%fp : !pto.tile_buf<loc=scaling, ..>) {id = N}
 // In the cube's code: the word(s) the later pushes to pipe N take.
-void CoreReader::ParseSetQuant(const Token& op) {
+void CubeReader::ParseSetQuant(const Token& op) {
   const std::string what(op.text);
   const bool vector = what == "pto.set_quant_vector";
-  if (core_ != 1)
+  if (parser_.pipes().core() != 1)
     return (void)parser_.Error(op.loc, what + " must be inside a cube kernel function "
                                               "(pto.kernel_kind<cube>) or a pto.section.cube");
   Token name;
@@ -260,7 +260,7 @@ void CoreReader::ParseSetQuant(const Token& op) {
 // A quantising push needs a pto.set_quant_* of its kind and id before it in
 // the text (PTOAS's verifier: "expects a preceding pto.set_quant_vector with
 // id = N").
-bool CoreReader::QuantSetBefore(SourceLoc loc, const PipeDecl& pipe) {
+bool CubeReader::QuantSetBefore(SourceLoc loc, const PipeDecl& pipe) {
   const PipeEpilogue& e = pipe.epilogue;
   if (!e.set || !e.quant || quant_set_.count(pipe.id * 2 + (e.vector ? 1 : 0)) != 0) return true;
   return parser_.Error(loc, std::string("pto.tpush_to_aiv: pipe ") + std::to_string(pipe.id) +

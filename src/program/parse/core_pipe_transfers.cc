@@ -15,7 +15,7 @@ namespace program {
 
 // The id and split attributes of a push, pop or free: split 0 gives each
 // vector core the whole tile, 1 and 2 its half of the rows or columns.
-bool CoreReader::PipeSplit(const Token& op, const std::vector<AttrEntry>& attrs, bool c2v,
+bool PipeReader::PipeSplit(const Token& op, const std::vector<AttrEntry>& attrs, bool c2v,
                            int64_t* id, Split* split) {
   const std::string what(op.text);
   int64_t s = 0;
@@ -43,7 +43,7 @@ bool CoreReader::PipeSplit(const Token& op, const std::vector<AttrEntry>& attrs,
 // %v = pto.talloc_to_aiv {..} -> !pto.tensor_view<RxCxT> (a producer's slot to
 // write), pto.tpush_to_aiv(%v : V) (commits it), %v = pto.tpop_from_aic {..}
 // -> V (a consumer's slot to read), pto.tfree_from_aic(%v : V); _aic/_aiv alike.
-void CoreReader::ParsePipeTransfer(const Token& op, const std::vector<Token>& results, PipeOp kind,
+void PipeReader::ParsePipeTransfer(const Token& op, const std::vector<Token>& results, PipeOp kind,
                                    bool c2v) {
   const std::string what(op.text);
   // The core this end runs on: the producer's for a push or an alloc, else
@@ -136,7 +136,7 @@ void CoreReader::ParsePipeTransfer(const Token& op, const std::vector<Token>& re
 // A slot in global memory (a !pto.tensor_view): the view checked against
 // the pipe's slots and the global memory its initialisation gave, taken
 // from the operand or defined as the result.
-bool CoreReader::TransferSlotView(const Token& op, const Transfer& t,
+bool PipeReader::TransferSlotView(const Token& op, const Transfer& t,
                                   const std::vector<Token>& results, Instr* in) {
   const PipeDecl& pipe = p_->pipes[t.index];
   // A view of the slot in the initialisation's global memory.
@@ -196,7 +196,7 @@ bool CoreReader::TransferSlotView(const Token& op, const Transfer& t,
 
 // A pushed or popped tile: its memory and size checked against the end
 // and the pipe's slots; the pushed tile used, the popped one defined.
-bool CoreReader::TransferTile(const Token& op, const Transfer& t, const std::vector<Token>& results,
+bool PipeReader::TransferTile(const Token& op, const Transfer& t, const std::vector<Token>& results,
                               Instr* in) {
   const PipeDecl& pipe = p_->pipes[t.index];
   if (t.type.kind != TypeKind::kTile)
@@ -257,7 +257,7 @@ bool CoreReader::TransferTile(const Token& op, const Transfer& t, const std::vec
                              std::to_string(pipe.slot_size) + " bytes",
                          PTO_ERR_SHAPE_MISMATCH);
   if (t.kind == PipeOp::kPush) {
-    if (t.side == 1 && !QuantSetBefore(op.loc, pipe)) return false;
+    if (t.side == 1 && !parser_.cube().QuantSetBefore(op.loc, pipe)) return false;
     if (!parser_.UseTile(t.operand, t.type, t.type_loc, Use::kRead, &in->a)) return false;
   } else if (!parser_.tile().DefineResultTile(op, results[0], t.type, t.type_loc, &in->a)) {
     return false;
@@ -268,7 +268,7 @@ bool CoreReader::TransferTile(const Token& op, const Transfer& t, const std::vec
 // A2A3 and A5 have two vector cores a block (pto-isa: 1 cube, 2 vector
 // cores); under HOST the text decides: two where a split halves a tile
 // between them, else one.
-void CoreReader::NoteVectorCores(Split split) {
+void PipeReader::NoteVectorCores(Split split) {
   const uint32_t vector_cores = p_->profile != PTO_PROFILE_HOST || split != Split::kNone ? 2 : 1;
   if (vector_cores > p_->vector_cores) p_->vector_cores = vector_cores;
 }

@@ -25,7 +25,7 @@ constexpr uint32_t kOneWayDepth = 8, kTwoWayDepth = 4;
 
 }  // namespace
 
-bool CoreReader::BeginSection(CoreKind kind, SourceLoc loc, const std::string& what, uint32_t* at,
+bool PipeReader::BeginSection(CoreKind kind, SourceLoc loc, const std::string& what, uint32_t* at,
                               uint8_t* outer) {
   const uint8_t k = static_cast<uint8_t>(kind);
   *outer = core_;
@@ -44,12 +44,12 @@ bool CoreReader::BeginSection(CoreKind kind, SourceLoc loc, const std::string& w
   return true;
 }
 
-void CoreReader::EndSection(uint32_t at, uint8_t outer) {
+void PipeReader::EndSection(uint32_t at, uint8_t outer) {
   core_ = outer;
   if (at != kNoSlot) p_->code[at].target = static_cast<uint32_t>(p_->code.size());
 }
 
-void CoreReader::ParseSection(const Token& op) {
+void PipeReader::ParseSection(const Token& op) {
   const std::string what(op.text);
   uint32_t at;
   uint8_t outer_core;
@@ -59,17 +59,17 @@ void CoreReader::ParseSection(const Token& op) {
   if (parser_.scalar().ParseBareRegion(what)) EndSection(at, outer_core);
 }
 
-bool CoreReader::CheckLaterRules() {
+bool PipeReader::CheckLaterRules() {
   return later_error_.empty() || parser_.Error(later_loc_, later_error_);
 }
 
-void CoreReader::ParsePipeOp(const Token& op, const std::vector<Token>& results) {
+void PipeReader::ParsePipeOp(const Token& op, const std::vector<Token>& results) {
   const std::string_view n = op.text;
   if (n == "pto.reserve_buffer" || n == "pto.import_reserved_buffer")
     return ParseReserveBuffer(op, results, n == "pto.import_reserved_buffer");
   if (n == "pto.set_quant_scalar" || n == "pto.set_quant_vector") {
     if (!results.empty()) return (void)parser_.Error(op.loc, std::string(n) + " defines no result");
-    return ParseSetQuant(op);
+    return parser_.cube().ParseSetQuant(op);
   }
   if (n == "pto.aic_initialize_pipe" || n == "pto.aiv_initialize_pipe") {
     if (!results.empty()) return (void)parser_.Error(op.loc, std::string(n) + " defines no result");
@@ -97,7 +97,7 @@ void CoreReader::ParsePipeOp(const Token& op, const std::vector<Token>& results)
 // The consumer's local buffer of a pipe. A popped tile here has a tile of
 // its own in the consumer's memory (placed as pto.alloc_tile's), so the
 // buffer's address is only checked for form.
-void CoreReader::ParseReserveBuffer(const Token& op, const std::vector<Token>& results,
+void PipeReader::ParseReserveBuffer(const Token& op, const std::vector<Token>& results,
                                     bool import) {
   const std::string what(op.text);
   if (results.size() != 1) return (void)parser_.Error(op.loc, what + " defines one result");
@@ -180,7 +180,7 @@ void CoreReader::ParseReserveBuffer(const Token& op, const std::vector<Token>& r
 //   c2v_consumer_buf = %b : i32, v2c_consumer_buf = %b : i32)
 // (aiv_ likewise in a vector core's code). Declares Program::pipes entries,
 // one per direction, which both ends must declare alike.
-void CoreReader::ParseInitializePipe(const Token& op, bool cube) {
+void PipeReader::ParseInitializePipe(const Token& op, bool cube) {
   const std::string what(op.text);
   const uint8_t side = cube ? 1 : 2;
   if (core_ != side)
@@ -195,7 +195,7 @@ void CoreReader::ParseInitializePipe(const Token& op, bool cube) {
   for (const AttrEntry& e : attrs) {
     int64_t v = 0;
     if (e.key == "acc_push_epilogue") {
-      if (ParseEpilogue(e, &epilogue)) continue;
+      if (parser_.cube().ParseEpilogue(e, &epilogue)) continue;
       return;
     } else if (e.key == "id" && IntAttr(e, &v)) id = v;
     else if (e.key == "dir_mask" && IntAttr(e, &v)) dir = v;
@@ -287,7 +287,7 @@ void CoreReader::ParseInitializePipe(const Token& op, bool cube) {
                       " bytes here and " + std::to_string(decl.depth) + " of " +
                       std::to_string(decl.slot_size) + " at line " + std::to_string(decl.loc.line) +
                       ": both ends must agree");
-    if (!EpilogueAgrees(op, decl, epilogue, dir)) return;
+    if (!parser_.cube().EpilogueAgrees(op, decl, epilogue, dir)) return;
     pipe_sides_[k] |= side;
     if (has_gm) {
       pipe_gm_[static_cast<uint32_t>(k * 2 + side - 1)] = gm_pointer;
@@ -302,7 +302,7 @@ void CoreReader::ParseInitializePipe(const Token& op, bool cube) {
 // initialisation (named what) on the core `side`, whose slots take
 // slots_bytes: where the slots in global memory lie (*init's c and d,
 // *gm_pointer) and the consumer buffers checked against the slots.
-bool CoreReader::ParsePipeOperands(const std::string& what, uint8_t side, uint64_t slots_bytes,
+bool PipeReader::ParsePipeOperands(const std::string& what, uint8_t side, uint64_t slots_bytes,
                                    Instr* init, bool* has_gm, uint32_t* gm_pointer) {
   parser_.Advance();
   while (parser_.ok() && !tok().Is(')')) {

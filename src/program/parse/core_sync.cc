@@ -53,7 +53,7 @@ std::string_view AttrValue(const Token& t, std::string_view kind) {
 // pto.set_flag / wait_flag [<PIPE_A>, <PIPE_B>, <EVENT_IDn>]; pto.record_event /
 // wait_event [<OP>, <OP>, <EVENT_IDn>]; pto.sync.set / sync.wait <PIPE_X>, N.
 // Checked for form, then nothing: one block runs its instructions in order.
-void CoreReader::ParseSync(const Token& op) {
+void SyncReader::ParseSync(const Token& op) {
   const std::string_view n = op.text;
   const bool intra_block = n == "pto.set_intra_block" || n == "pto.wait_intra_block";
   // set_flag_dyn / wait_flag_dyn: set_flag's pipes and an index value as
@@ -169,7 +169,7 @@ void CoreReader::ParseSync(const Token& op) {
 // ID[, MODE]] (an A5 buffer-id token), and their _dyn forms with ID an
 // index value; an optional {mode = N}. PTOAS's verifier: a concrete pipe or
 // a sync op, ID in 0..31, MODE not negative.
-void CoreReader::ParseBufferToken(const Token& op) {
+void SyncReader::ParseBufferToken(const Token& op) {
   const std::string n(op.text);
   const bool dynamic = n.size() > 4 && n.compare(n.size() - 4, 4, "_dyn") == 0;
   const std::string form = n + " takes \"PIPE_X\", " + (dynamic ? "%id" : "ID") +
@@ -228,7 +228,7 @@ void CoreReader::ParseBufferToken(const Token& op) {
 
 // pto.cmo.cacheinvalid all #pto.address_space<gm> | %addr single_cache_line : T
 // (a GM pointer or view): cache maintenance of global memory.
-void CoreReader::ParseCacheInvalid(const Token& op) {
+void SyncReader::ParseCacheInvalid(const Token& op) {
   if (tok().IsIdent("all")) {
     parser_.Advance();
     const std::string_view space = AttrValue(tok(), "address_space");
@@ -262,7 +262,7 @@ void CoreReader::ParseCacheInvalid(const Token& op) {
 }
 
 // pto.fence.barrier_all #pto.fence_scope<local_memory|gm|all>.
-void CoreReader::ParseFence(const Token& op) {
+void SyncReader::ParseFence(const Token& op) {
   std::string_view scope = AttrValue(tok(), "fence_scope");
   if (scope.empty() && tok().Is('<')) {
     parser_.Advance();
@@ -283,7 +283,7 @@ void CoreReader::ParseFence(const Token& op) {
 // (16 elements at least where a view's dims say so) and an optional i32
 // count. Here blocks run independently, so it is nothing with one block
 // and a run-time error with several (Code::kNop, sub 1).
-void CoreReader::ParseSyncAll(const Token& op) {
+void SyncReader::ParseSyncAll(const Token& op) {
   std::vector<Token> names;
   std::vector<Type> types;
   std::vector<SourceLoc> type_locs;
@@ -357,7 +357,7 @@ void CoreReader::ParseSyncAll(const Token& op) {
 // checked as PTOAS's verifiers check them, then nothing: a block reads global
 // memory directly, with no cache between, so a prefetch changes no result
 // and its event has completed (the wait gives true).
-void CoreReader::ParsePrefetch(const Token& op, const Token& result) {
+void SyncReader::ParsePrefetch(const Token& op, const Token& result) {
   const std::string what(op.text);
   const bool session = op.text == "pto.get_prefetch_async_session";
   const bool context = op.text == "pto.make_prefetch_async_context";
@@ -454,7 +454,7 @@ void CoreReader::ParsePrefetch(const Token& op, const Token& result) {
 // there is nothing to wait for: each operand must exist, be written with its
 // type and be a tile or a partition view (PTOAS's PTODpsType), and the
 // instruction does nothing when it runs.
-void CoreReader::ParseTsync(const Token& op, const std::vector<Token>& results) {
+void SyncReader::ParseTsync(const Token& op, const std::vector<Token>& results) {
   if (!parser_.ResultCount(op, results, 0) || !parser_.ExpectIdent("ins") ||
       !parser_.Expect('('))
     return;

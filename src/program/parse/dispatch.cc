@@ -50,18 +50,18 @@ void ReadDeclareLocalArray(Parser& p, const Token& op, const Results& r) {
 void ReadLocalArrayAccess(Parser& p, const Token& op, const Results& r) {
   p.scalar().ParseLocalArrayAccess(op, r);
 }
-void ReadSection(Parser& p, const Token& op, const Results&) { p.cores().ParseSection(op); }
-void ReadPipeOp(Parser& p, const Token& op, const Results& r) { p.cores().ParsePipeOp(op, r); }
-void ReadSync(Parser& p, const Token& op, const Results&) { p.cores().ParseSync(op); }
-void ReadBufferToken(Parser& p, const Token& op, const Results&) { p.cores().ParseBufferToken(op); }
+void ReadSection(Parser& p, const Token& op, const Results&) { p.pipes().ParseSection(op); }
+void ReadPipeOp(Parser& p, const Token& op, const Results& r) { p.pipes().ParsePipeOp(op, r); }
+void ReadSync(Parser& p, const Token& op, const Results&) { p.sync().ParseSync(op); }
+void ReadBufferToken(Parser& p, const Token& op, const Results&) { p.sync().ParseBufferToken(op); }
 void ReadCacheInvalid(Parser& p, const Token& op, const Results&) {
-  p.cores().ParseCacheInvalid(op);
+  p.sync().ParseCacheInvalid(op);
 }
-void ReadFence(Parser& p, const Token& op, const Results&) { p.cores().ParseFence(op); }
-void ReadSyncAll(Parser& p, const Token& op, const Results&) { p.cores().ParseSyncAll(op); }
-void ReadTsync(Parser& p, const Token& op, const Results& r) { p.cores().ParseTsync(op, r); }
+void ReadFence(Parser& p, const Token& op, const Results&) { p.sync().ParseFence(op); }
+void ReadSyncAll(Parser& p, const Token& op, const Results&) { p.sync().ParseSyncAll(op); }
+void ReadTsync(Parser& p, const Token& op, const Results& r) { p.sync().ParseTsync(op, r); }
 void ReadPrefetch(Parser& p, const Token& op, const Results& r) {
-  p.cores().ParsePrefetch(op, r[0]);
+  p.sync().ParsePrefetch(op, r[0]);
 }
 void ReadScalarAccess(Parser& p, const Token& op, const Results& r) {
   p.memory().ParseScalarAccess(op, r);
@@ -76,10 +76,10 @@ void ReadPartitionView(Parser& p, const Token& op, const Results& r) {
 void ReadLoad(Parser& p, const Token& op, const Results&) { p.memory().ParseLoadStore(op, true); }
 void ReadStore(Parser& p, const Token& op, const Results&) { p.memory().ParseLoadStore(op, false); }
 void ReadMgather(Parser& p, const Token& op, const Results&) {
-  p.memory().ParseGlobalIndex(op, false);
+  p.forms().ParseGlobalIndex(op, false);
 }
 void ReadMscatter(Parser& p, const Token& op, const Results&) {
-  p.memory().ParseGlobalIndex(op, true);
+  p.forms().ParseGlobalIndex(op, true);
 }
 void ReadPrefetchTile(Parser& p, const Token& op, const Results&) {
   p.memory().ParsePrefetchTile(op);
@@ -103,13 +103,13 @@ void ReadTassign(Parser& p, const Token& op, const Results& r) {
   if (r.size() <= 1) p.memory().ParseTassign(op, r);
   else p.ResultCount(op, r, 1);
 }
-void ReadGetVal(Parser& p, const Token& op, const Results& r) { p.tile().ParseGetVal(op, r); }
+void ReadGetVal(Parser& p, const Token& op, const Results& r) { p.forms().ParseGetVal(op, r); }
 void ReadPrint(Parser& p, const Token& op, const Results&) { p.tile().ParsePrint(op); }
 void ReadTQuantMx(Parser& p, const Token& op, const Results& r) {
-  p.tile().ParseTQuantMx(op, r);
+  p.forms().ParseTQuantMx(op, r);
 }
 void ReadGetScaleAddr(Parser& p, const Token& op, const Results&) {
-  p.cores().ParseGetScaleAddr(op);
+  p.cube().ParseGetScaleAddr(op);
 }
 // SETHF32MODE and SETTF32MODE have no op in PTOAS: the mode is the C API's
 // per-thread setting, which a launch's blocks take from the launching thread.
@@ -129,9 +129,9 @@ void RefuseHif4Text(Parser& p, const Token& op, const Results&) {
                       (quant ? "pto_tquant_hif4" : "pto_tmatmul_mx_hif4") +
                       " (HiFloat4 under PTO_PROFILE_HOST)");
 }
-void ReadComm(Parser& p, const Token& op, const Results& r) { p.cores().ParseComm(op, r); }
+void ReadComm(Parser& p, const Token& op, const Results& r) { p.comm().ParseComm(op, r); }
 void ReadCommAsync(Parser& p, const Token& op, const Results& r) {
-  p.cores().ParseCommAsync(op, r);
+  p.comm().ParseCommAsync(op, r);
 }
 // A comm operation PTOAS does not define.
 void RefuseComm(Parser& p, const Token& op, const Results&) {
@@ -274,11 +274,11 @@ void ReadTableOperation(Parser& p, const Token& op, const Results& results) {
       if (ch == '.') ch = '_';
     desc = ops::FindOp(underscored.data(), underscored.size());
   }
-  if (mnemonic == "tsel") return p.tile().ParseTsel(op, results);
-  if (mnemonic == "trandom") return p.tile().ParseRandom(op, results);
-  if (mnemonic == "tquant" && desc != nullptr) return p.tile().ParseTQuant(op, results, *desc);
-  if (mnemonic == "tmrgsort" && p.tile().IsMrgSortLists(results))
-    return p.tile().ParseMrgSortLists(op, results);
+  if (mnemonic == "tsel") return p.forms().ParseTsel(op, results);
+  if (mnemonic == "trandom") return p.forms().ParseRandom(op, results);
+  if (mnemonic == "tquant" && desc != nullptr) return p.forms().ParseTQuant(op, results, *desc);
+  if (mnemonic == "tmrgsort" && p.forms().IsMrgSortLists(results))
+    return p.forms().ParseMrgSortLists(op, results);
   if (desc == nullptr) {
     // PTO's instructions are the t* operations (pto-isa docs/isa/T*.md).
     if (prefixed && mnemonic.size() > 1 && mnemonic[0] == 't')
@@ -287,7 +287,7 @@ void ReadTableOperation(Parser& p, const Token& op, const Results& results) {
     return;
   }
   if (ops::HasTrait(*desc, PTO_TRAIT_Cube)) {
-    if (p.ResultCount(op, results, 0)) p.cores().ParseMatmul(op, *desc);
+    if (p.ResultCount(op, results, 0)) p.cube().ParseMatmul(op, *desc);
     return;
   }
   if (prefixed && p.tok().IsIdent("ins")) {

@@ -20,7 +20,7 @@ namespace program {
 // (pto_scatter_atomic: pto_mscatter_ex's atomics, their dtypes checked when
 // the instruction runs) and scatterConflict last or default (a scatter's
 // last writer in row order wins).
-bool MemoryReader::GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce, int* oob,
+bool SpecialFormReader::GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce, int* oob,
                                     int* atomic) {
   const std::string name = scatter ? "pto.mscatter" : "pto.mgather";
   const std::string oob_key = scatter ? "scatterOob" : "gatherOob";
@@ -80,7 +80,7 @@ bool MemoryReader::GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce
   return true;
 }
 
-void MemoryReader::ParseGlobalIndex(const Token& op, bool scatter) {
+void SpecialFormReader::ParseGlobalIndex(const Token& op, bool scatter) {
   const std::string name = scatter ? "pto.mscatter" : "pto.mgather";
   std::vector<Token> names;
   std::vector<Type> types;
@@ -113,7 +113,7 @@ void MemoryReader::ParseGlobalIndex(const Token& op, bool scatter) {
   // A view is made in the function (pto.make_tensor_view, a memref
   // parameter's); one given as a parameter has no memory here.
   uint32_t made = 0;
-  if (!FindViewPointer(v.reg, &made))
+  if (!parser_.memory().FindViewPointer(v.reg, &made))
     return (void)parser_.Error(view_name.loc, name + "'s view %" + std::string(view_name.text) +
                                                   " is a parameter of view type, which is not "
                                                   "supported (make it with pto.make_tensor_view)");
@@ -176,7 +176,7 @@ void MemoryReader::ParseGlobalIndex(const Token& op, bool scatter) {
   in.imm = coalesce;
   in.attr = oob | atomic << 4;
   p_->code.push_back(in);
-  MarkPointerAccess(made, scatter ? PTO_PARAM_WRITE : PTO_PARAM_READ);
+  parser_.memory().MarkPointerAccess(made, scatter ? PTO_PARAM_WRITE : PTO_PARAM_READ);
 }
 
 }  // namespace program

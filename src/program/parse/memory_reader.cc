@@ -332,9 +332,9 @@ void MemoryReader::ParseLoadStore(const Token& op, bool load) {
                                        "tile only (the fixpipe's relu)");
   uint32_t fp_slot = kNoSlot;
   if (!fp.text.empty()) {
-    if (!parser_.cores().CheckFixpipeStore(op, slot, v.type.dtype, fp, tfp, lfp, &fp_slot)) return;
+    if (!parser_.cube().CheckFixpipeStore(op, slot, v.type.dtype, fp, tfp, lfp, &fp_slot)) return;
   } else if (tile.IsCube() || atomic_add) {
-    if (!parser_.cores().CheckCubeTransfer(op, load, slot, v.type.dtype, atomic_add)) return;
+    if (!parser_.cube().CheckCubeTransfer(op, load, slot, v.type.dtype, atomic_add)) return;
   } else if (tile.dtype != v.type.dtype)
     return (void)parser_.Error(op.loc,
                                std::string(op.text) + ": view element type " +

@@ -231,11 +231,11 @@ void ModuleReader::CompileEntry(const FuncInfo& f) {
   uint32_t section = kNoSlot;
   uint8_t outer = 0;
   if (parser_.ok() && f.core != 0)
-    parser_.cores().BeginSection(static_cast<CoreKind>(f.core), f.loc, "@" + f.name, &section,
+    parser_.pipes().BeginSection(static_cast<CoreKind>(f.core), f.loc, "@" + f.name, &section,
                                  &outer);
   std::vector<Value> returned;
   if (parser_.ok()) ParseBody(f, &returned);
-  if (parser_.ok()) parser_.cores().EndSection(section, outer);
+  if (parser_.ok()) parser_.pipes().EndSection(section, outer);
   parser_.CloseScope();
   if (parser_.ok() && vector_peer_ != nullptr) CompileVectorPeer(*vector_peer_, peer_args);
 }
@@ -276,10 +276,10 @@ void ModuleReader::CompileVectorPeer(const FuncInfo& f, const std::vector<Value>
   uint32_t section = kNoSlot;
   uint8_t outer = 0;
   if (parser_.ok())
-    parser_.cores().BeginSection(CoreKind::kVector, f.loc, "@" + f.name, &section, &outer);
+    parser_.pipes().BeginSection(CoreKind::kVector, f.loc, "@" + f.name, &section, &outer);
   std::vector<Value> returned;
   if (parser_.ok()) ParseBody(f, &returned);
-  if (parser_.ok()) parser_.cores().EndSection(section, outer);
+  if (parser_.ok()) parser_.pipes().EndSection(section, outer);
   parser_.CloseScope();
   call_stack_.pop_back();
 }
@@ -503,11 +503,11 @@ void ModuleReader::ParseCall(const Token& op, const std::vector<Token>& results)
   uint32_t section = kNoSlot;
   uint8_t outer_core = 0;
   if (parser_.ok() && f->core != 0)
-    parser_.cores().BeginSection(static_cast<CoreKind>(f->core), op.loc, "@" + f->name, &section,
+    parser_.pipes().BeginSection(static_cast<CoreKind>(f->core), op.loc, "@" + f->name, &section,
                                  &outer_core);
   std::vector<Value> returned;
   if (parser_.ok()) ParseBody(*f, &returned);
-  if (parser_.ok()) parser_.cores().EndSection(section, outer_core);
+  if (parser_.ok()) parser_.pipes().EndSection(section, outer_core);
   call_stack_.pop_back();
   parser_.scalar().SwapYield(caller_yield);
   parser_.SwapNames(&caller_values, &caller_scopes);

@@ -55,7 +55,7 @@ void ModuleReader::ParseFile() {
                   saw_module ? "the module holds no func.func" : "the text holds no operation");
   const FuncInfo* entry = nullptr;
   if (parser_.ok() && !funcs_.empty() && ChooseEntry(&entry)) CompileEntry(*entry);
-  if (parser_.ok() && parser_.cores().CheckLaterRules()) parser_.memory().CheckPendingAddresses();
+  if (parser_.ok() && parser_.pipes().CheckLaterRules()) parser_.memory().CheckPendingAddresses();
 }
 
 void ModuleReader::ParseAlias() {

@@ -23,7 +23,11 @@ Parser::Parser(std::string_view text, Program* program, std::string_view entry, 
       scalar_(std::make_unique<ScalarReader>(*this)),
       memory_(std::make_unique<MemoryReader>(*this)),
       tile_(std::make_unique<TileReader>(*this)),
-      cores_(std::make_unique<CoreReader>(*this)) {
+      forms_(std::make_unique<SpecialFormReader>(*this)),
+      cube_(std::make_unique<CubeReader>(*this)),
+      pipes_(std::make_unique<PipeReader>(*this)),
+      sync_(std::make_unique<SyncReader>(*this)),
+      comm_(std::make_unique<CommReader>(*this)) {
   Advance();
 }
 

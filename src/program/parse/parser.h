@@ -71,11 +71,15 @@ class ModuleReader;
 class ScalarReader;
 class MemoryReader;
 class TileReader;
-class CoreReader;
+class SpecialFormReader;
+class CubeReader;
+class PipeReader;
+class SyncReader;
+class CommReader;
 
 // The parse core: a recursive-descent reader's cursor over the tokens, the
 // first error, the SSA names in their scopes, and the operand helpers every
-// dialect shares. The dialects' constructs are read by five readers, each
+// dialect shares. The dialects' constructs are read by nine readers, each
 // owning its dialect's state (readers.h); ParseOperation hands an operation
 // to its reader by its name (dispatch.cc). Error keeps the first error only
 // (status_); the Expect* helpers return false once there is one, so each
@@ -94,7 +98,11 @@ class Parser {
   ScalarReader& scalar() { return *scalar_; }
   MemoryReader& memory() { return *memory_; }
   TileReader& tile() { return *tile_; }
-  CoreReader& cores() { return *cores_; }
+  SpecialFormReader& forms() { return *forms_; }
+  CubeReader& cube() { return *cube_; }
+  PipeReader& pipes() { return *pipes_; }
+  SyncReader& sync() { return *sync_; }
+  CommReader& comm() { return *comm_; }
 
   // ---- tokens and errors (parser.cc)
 
@@ -184,7 +192,11 @@ class Parser {
   std::unique_ptr<ScalarReader> scalar_;
   std::unique_ptr<MemoryReader> memory_;
   std::unique_ptr<TileReader> tile_;
-  std::unique_ptr<CoreReader> cores_;
+  std::unique_ptr<SpecialFormReader> forms_;
+  std::unique_ptr<CubeReader> cube_;
+  std::unique_ptr<PipeReader> pipes_;
+  std::unique_ptr<SyncReader> sync_;
+  std::unique_ptr<CommReader> comm_;
 };
 
 }  // namespace program

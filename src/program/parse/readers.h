@@ -147,10 +147,6 @@ class MemoryReader : public Reader {
   bool ParseTransferAttrs(const Token& op, bool load, bool* atomic_add, bool* relu);
   // pto.tprefetch ins(%view : V) outs(%dst : T): checked; dst left as it is.
   void ParsePrefetchTile(const Token& op);
-  // pto.mgather ins(%view, %idx : V, T) outs(%dst : T) {coalesce = ...} and
-  // pto.mscatter ins(%src, %idx : T, T) outs(%view : V) {coalesce = ...}
-  // (memory_gather.cc).
-  void ParseGlobalIndex(const Token& op, bool scatter);
   void ParseAllocTile(const Token& op, const Token& result);
   void ParseSetValidShape(const Token& op);
   void ParseTassign(const Token& op, const std::vector<Token>& results);
@@ -201,7 +197,6 @@ class MemoryReader : public Reader {
                         Token* fp_name = nullptr, Type* fp_type = nullptr,
                         SourceLoc* fp_loc = nullptr);
   bool ConstantAddress(const Token& name, uint64_t* addr);
-  bool GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce, int* oob, int* atomic);
   void EmitSetValid(SourceLoc loc, uint32_t slot, const Value* rows, const Value* cols);
   bool PlaceSlot(uint32_t slot, uint64_t addr, SourceLoc loc);
   // valid: the two valid-dim operands of a sized subview, or null.
@@ -220,35 +215,18 @@ class MemoryReader : public Reader {
   std::unordered_map<uint32_t, uint32_t> view_ptr_;  // view register -> pointer index
 };
 
-// The operations of the table (ops::FindOp) on tiles, their attributes, the
-// special forms (tsel, tmrgsort's lists, tgetval, trandom, tquant) and pto.tprint
-// (tile_reader.cc, tile_attributes.cc, tile_special_forms.cc,
-// tile_print.cc).
+// The operations of the table (ops::FindOp) on tiles in their DPS and SSA
+// forms, their attributes, and pto.tprint (tile_reader.cc,
+// tile_ssa_forms.cc, tile_attributes.cc, tile_print.cc).
 class TileReader : public Reader {
  public:
   explicit TileReader(Parser& parser) : Reader(parser) {}
 
   void ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named);
   void ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named, const Token& result);
-  void ParseTsel(const Token& op, const std::vector<Token>& results);
-  void ParseTQuant(const Token& op, const std::vector<Token>& results,
-                   const ops::OpDescriptor& desc);
-  bool IsMrgSortLists(const std::vector<Token>& results);
-  void ParseMrgSortLists(const Token& op, const std::vector<Token>& results);
-  // %v = pto.tgetval ins(%src, %index : T, index) outs : E
-  void ParseGetVal(const Token& op, const std::vector<Token>& results);
-  // pto.trandom ins(%k0, %k1, %c0, %c1, %c2, %c3 [{rounds = R : i32}] : ...) outs(%dst : T)
-  void ParseRandom(const Token& op, const std::vector<Token>& results);
-  // pto.tquant.mx ins(%src : T) outs(%dst, %exp, %max, %scaling : ...) {quant_type = ...}
-  // (tile_quant_mx.cc)
-  void ParseTQuantMx(const Token& op, const std::vector<Token>& results);
-  // pto.tmov ins(%exp, %tmp : Te, Tt) outs(%zz : Tz) [{grpAxis = ...}], its ins( ) read
-  // (tile_quant_mx.cc)
-  void ParseMxZzMove(const Token& op, const std::vector<Token>& names,
-                     const std::vector<Type>& types, const std::vector<SourceLoc>& locs);
   // pto.tgather ins(%src, %kValue, %tmp : T, S, U) outs(%dst, %cdst : D, C)
   // [{cmpMode = ..., offset = N : i32}]: its compare form, ins( ) read
-  // (tile_special_forms.cc), and its attributes (tile_attributes.cc).
+  // (tile_reader.cc), and its attributes (tile_attributes.cc).
   void ParseGatherCompare(const Token& op, const std::vector<Token>& names,
                           const std::vector<Type>& types, const std::vector<SourceLoc>& locs);
   bool ParseGatherCompareAttrs(int* mode, int64_t* offset);
@@ -285,13 +263,11 @@ class TileReader : public Reader {
   bool ParseBareMaskPattern(int* attr);
   bool MaskPatternGiven(const Token& op, const ops::OpDescriptor& desc, int attr);
   bool ParseGatherAxis(int* attr);
-  bool ParseExhausted(int* exhausted);
-  bool ParseRounds(int64_t* rounds);
   bool ParseConversionAttrs(int* attr);
   bool TextTmpAllowed(const ops::OpDescriptor& op);
   bool EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins,
                   uint32_t dst, int attr, const Instr& scalar, const TextForm& form);
-  // tile_special_forms.cc: PTOAS's fp operand of tmov, textract, tinsert.
+  // PTOAS's fp operand of tmov, textract, tinsert.
   const ops::OpDescriptor* FixpipeForm(const ops::OpDescriptor& named);
   bool TakeFixpipeOperand(std::vector<Token>* names, std::vector<Type>* types,
                           std::vector<SourceLoc>* type_locs);
@@ -307,10 +283,6 @@ class TileReader : public Reader {
                    std::vector<uint32_t>* slots);
 };
 
-// A block's cores: the cube's matrix multiply and moves, the cores'
-// sections and the pipes between them, synchronisation and cache
-// maintenance, communication between ranks (core_cube.cc, core_pipes.cc,
-// core_sync.cc, core_comm.cc).
 // The row a text form names (tile_reader.cc): `op`, or its ScalarFirst form
 // where the first operand's declared type is not a tile, its MaskPattern
 // form or its single-source form where the text gives one source.
@@ -329,43 +301,56 @@ inline bool IntAttr(const AttrEntry& e, int64_t* out) {
   return true;
 }
 
-class CoreReader : public Reader {
+// The instructions with text forms of their own, beside the table's
+// (tile_special_forms.cc, tile_quant_mx.cc, memory_gather.cc): tsel's three
+// sources, tmrgsort's multi-list form with its executed counts, tgetval's
+// scalar result, trandom's key and counter words, tquant's optional offset
+// and tmp, tquant.mx's four results and the MX exponents' ZZ move, and
+// pto.mgather / pto.mscatter through a view's memory.
+class SpecialFormReader : public Reader {
  public:
-  explicit CoreReader(Parser& parser) : Reader(parser) {}
+  explicit SpecialFormReader(Parser& parser) : Reader(parser) {}
+
+  void ParseTsel(const Token& op, const std::vector<Token>& results);
+  void ParseTQuant(const Token& op, const std::vector<Token>& results,
+                   const ops::OpDescriptor& desc);
+  bool IsMrgSortLists(const std::vector<Token>& results);
+  void ParseMrgSortLists(const Token& op, const std::vector<Token>& results);
+  // %v = pto.tgetval ins(%src, %index : T, index) outs : E
+  void ParseGetVal(const Token& op, const std::vector<Token>& results);
+  // pto.trandom ins(%k0, %k1, %c0, %c1, %c2, %c3 [{rounds = R : i32}] : ...) outs(%dst : T)
+  void ParseRandom(const Token& op, const std::vector<Token>& results);
+  // pto.tquant.mx ins(%src : T) outs(%dst, %exp, %max, %scaling : ...) {quant_type = ...}
+  // (tile_quant_mx.cc)
+  void ParseTQuantMx(const Token& op, const std::vector<Token>& results);
+  // pto.tmov ins(%exp, %tmp : Te, Tt) outs(%zz : Tz) [{grpAxis = ...}], its ins( ) read
+  // (tile_quant_mx.cc)
+  void ParseMxZzMove(const Token& op, const std::vector<Token>& names,
+                     const std::vector<Type>& types, const std::vector<SourceLoc>& locs);
+  // pto.mgather ins(%view, %idx : V, T) outs(%dst : T) {coalesce = ...} and
+  // pto.mscatter ins(%src, %idx : T, T) outs(%view : V) {coalesce = ...}
+  // (memory_gather.cc).
+  void ParseGlobalIndex(const Token& op, bool scatter);
+
+ private:
+  bool ParseExhausted(int* exhausted);
+  bool ParseRounds(int64_t* rounds);
+  bool GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce, int* oob, int* atomic);
+};
+
+// The cube (core_cube.cc): its matrix multiplies and the moves whose tiles
+// lie in its memories; and its fixpipe (core_fixpipe.cc): tmov_fp,
+// textract_fp, tinsert_fp, tstore's fp form, a pipe's acc_push_epilogue
+// and pto.set_quant_*, with the quantisation words read so far.
+class CubeReader : public Reader {
+ public:
+  explicit CubeReader(Parser& parser) : Reader(parser) {}
 
   void ParseMatmul(const Token& op, const ops::OpDescriptor& desc);
   // pto.tget_scale_addr ins(%src : L|R) outs(%scale : S) (core_cube.cc).
   void ParseGetScaleAddr(const Token& op);
-  // A matrix multiply's {accPhase = ...} after its outs (core_cube.cc).
-  bool ParseAccPhase(const Token& op);
-  // pto.section.vector / pto.section.cube { ... }: a core's code.
-  void ParseSection(const Token& op);
-  void ParsePipeOp(const Token& op, const std::vector<Token>& results);
-  void ParseSync(const Token& op);
-  void ParseBufferToken(const Token& op);
-  void ParseCacheInvalid(const Token& op);
-  void ParseFence(const Token& op);
-  void ParseSyncAll(const Token& op);
-  // pto.tsync ins(%e0, ... : T0, ...): checked, then nothing to do.
-  void ParseTsync(const Token& op, const std::vector<Token>& results);
-  void ParsePrefetch(const Token& op, const Token& result);
-  // pto.comm.tput, tget, tnotify, twait, ttest, tbroadcast, tscatter,
-  // tgather, treduce (core_comm.cc).
-  void ParseComm(const Token& op, const std::vector<Token>& results);
-  void ParseCommAsync(const Token& op, const std::vector<Token>& results);
-  bool CommAttributes(const Token& op, CommOp kind, const std::vector<AttrEntry>& attrs,
-                      size_t group, Instr* in);
-  // A kSection for the code that follows (a kernel_kind function's body, a
-  // pto.section.* region): its index, for EndSection, or kNoSlot where the
-  // code is already that core's; false (an error) inside another core's.
-  bool BeginSection(CoreKind kind, SourceLoc loc, const std::string& what, uint32_t* at,
-                    uint8_t* outer);
-  void EndSection(uint32_t at, uint8_t outer);
   bool EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32_t src, uint32_t dst,
                     const Instr& offsets);
-  bool EmitCubeInsert(SourceLoc loc, uint32_t src, uint32_t dst, const Instr& offsets);
-  bool CheckVecRepack(const std::string& what, SourceLoc loc, bool extract, const Type& s,
-                      const Type& d);
   bool CheckCubeTransfer(const Token& op, bool load, uint32_t slot, pto_dtype view_dtype,
                          bool atomic_add);
   // core_fixpipe.cc: tstore's fp form (TSTORE_FP), the tile in `slot`.
@@ -373,18 +358,46 @@ class CoreReader : public Reader {
                        uint32_t dst, const Instr& offsets);
   bool CheckFixpipeStore(const Token& op, uint32_t slot, pto_dtype view_dtype, const Token& fp,
                          const Type& fp_type, SourceLoc fp_loc, uint32_t* fp_slot);
+  // core_fixpipe.cc: a pipe's acc_push_epilogue, pto.set_quant_scalar / _vector.
+  bool ParseEpilogue(const AttrEntry& e, PipeEpilogue* out);
+  void ParseSetQuant(const Token& op);
+  bool QuantSetBefore(SourceLoc loc, const PipeDecl& pipe);
+  bool EpilogueAgrees(const Token& op, const PipeDecl& decl, const PipeEpilogue& here, int64_t dir);
+
+ private:
+  // A matrix multiply's {accPhase = ...} after its outs (core_cube.cc).
+  bool ParseAccPhase(const Token& op);
+  bool EmitCubeInsert(SourceLoc loc, uint32_t src, uint32_t dst, const Instr& offsets);
+  bool CheckVecRepack(const std::string& what, SourceLoc loc, bool extract, const Type& s,
+                      const Type& d);
+
+  std::set<int64_t> quant_set_;  // pipe id * 2 + (vector): pto.set_quant_* read so far
+};
+
+// A block's cores and the pipes between them (core_pipes.cc,
+// core_pipe_transfers.cc): the cores' sections, the pipes' initialisation,
+// their consumer buffers and flag ids, and their transfers.
+class PipeReader : public Reader {
+ public:
+  explicit PipeReader(Parser& parser) : Reader(parser) {}
+
+  // pto.section.vector / pto.section.cube { ... }: a core's code.
+  void ParseSection(const Token& op);
+  void ParsePipeOp(const Token& op, const std::vector<Token>& results);
+  // A kSection for the code that follows (a kernel_kind function's body, a
+  // pto.section.* region): its index, for EndSection, or kNoSlot where the
+  // code is already that core's; false (an error) inside another core's.
+  bool BeginSection(CoreKind kind, SourceLoc loc, const std::string& what, uint32_t* at,
+                    uint8_t* outer);
+  void EndSection(uint32_t at, uint8_t outer);
+  // The CoreKind of the code being read, 0 outside every core's.
+  uint8_t core() const { return core_; }
   // False (the error) if a rule checked after the others failed.
   bool CheckLaterRules();
 
  private:
   void ParseReserveBuffer(const Token& op, const std::vector<Token>& results, bool import);
   void ParseInitializePipe(const Token& op, bool cube);
-  // core_fixpipe.cc: a pipe's acc_push_epilogue, pto.set_quant_scalar / _vector.
-  bool ParseEpilogue(const AttrEntry& e, PipeEpilogue* out);
-  void ParseSetQuant(const Token& op);
-  bool QuantSetBefore(SourceLoc loc, const PipeDecl& pipe);
-  std::set<int64_t> quant_set_;  // pipe id * 2 + (vector): pto.set_quant_* read so far
-  bool EpilogueAgrees(const Token& op, const PipeDecl& decl, const PipeEpilogue& here, int64_t dir);
   bool ParsePipeOperands(const std::string& what, uint8_t side, uint64_t slots_bytes, Instr* init,
                          bool* has_gm, uint32_t* gm_pointer);
   void ParsePipeTransfer(const Token& op, const std::vector<Token>& results, PipeOp kind,
@@ -432,6 +445,36 @@ class CoreReader : public Reader {
   std::string later_error_;
   SourceLoc later_loc_;
   std::unordered_map<uint32_t, uint32_t> pipe_gm_;
+};
+
+// Synchronisation and cache maintenance (core_sync.cc): checked as PTOAS
+// checks them, then nothing (or one check) at run time.
+class SyncReader : public Reader {
+ public:
+  explicit SyncReader(Parser& parser) : Reader(parser) {}
+
+  void ParseSync(const Token& op);
+  void ParseBufferToken(const Token& op);
+  void ParseCacheInvalid(const Token& op);
+  void ParseFence(const Token& op);
+  void ParseSyncAll(const Token& op);
+  // pto.tsync ins(%e0, ... : T0, ...): checked, then nothing to do.
+  void ParseTsync(const Token& op, const std::vector<Token>& results);
+  void ParsePrefetch(const Token& op, const Token& result);
+};
+
+// Communication between ranks (core_comm.cc): pto.comm.tput, tget, tnotify,
+// twait, ttest, tbroadcast, tscatter, tgather, treduce.
+class CommReader : public Reader {
+ public:
+  explicit CommReader(Parser& parser) : Reader(parser) {}
+
+  void ParseComm(const Token& op, const std::vector<Token>& results);
+  void ParseCommAsync(const Token& op, const std::vector<Token>& results);
+
+ private:
+  bool CommAttributes(const Token& op, CommOp kind, const std::vector<AttrEntry>& attrs,
+                      size_t group, Instr* in);
 };
 
 }  // namespace program

@@ -70,7 +70,7 @@ bool ReadMxAttrs(Parser& parser, const Token& op, const std::vector<AttrEntry>& 
 
 }  // namespace
 
-void TileReader::ParseTQuantMx(const Token& op, const std::vector<Token>& results) {
+void SpecialFormReader::ParseTQuantMx(const Token& op, const std::vector<Token>& results) {
   if (!parser_.ResultCount(op, results, 0)) return;
   if (!tok().IsIdent("ins"))
     return (void)parser_.Error(op.loc, std::string(op.text) + " needs ins(...) outs(...)");
@@ -123,7 +123,7 @@ void TileReader::ParseTQuantMx(const Token& op, const std::vector<Token>& result
 // zz's bytes in ZZ order (fractal.h, MxExponentsToZz); zz is a one-byte vec
 // tile written slayout=row_major with room for them (checked by the
 // verifier); tmp, the NPU's scratch, is not read.
-void TileReader::ParseMxZzMove(const Token& op, const std::vector<Token>& names,
+void SpecialFormReader::ParseMxZzMove(const Token& op, const std::vector<Token>& names,
                                const std::vector<Type>& types,
                                const std::vector<SourceLoc>& locs) {
   Token dst_name;

@@ -1,5 +1,7 @@
 // PTO assembly: the operations of the table (ops::FindOp) on tiles, in the
 // DPS form (ins/outs); the SSA form (%d = OP %a, %b) is tile_ssa_forms.cc's.
+#include <string.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -106,8 +108,8 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   const bool fixpipe = op.id == ops::OpId::kTMovFp || op.id == ops::OpId::kTExtractFp ||
                        op.id == ops::OpId::kTInsertFp;
   if (fixpipe && ins.size() == 2)
-    return parser_.cores().EmitFixpipeMove(op, loc, ins[0], ins[1], dst, scalar);
-  if (cube) return parser_.cores().EmitCubeMove(op, loc, ins.empty() ? dst : ins[0], dst, scalar);
+    return parser_.cube().EmitFixpipeMove(op, loc, ins[0], ins[1], dst, scalar);
+  if (cube) return parser_.cube().EmitCubeMove(op, loc, ins.empty() ? dst : ins[0], dst, scalar);
   Instr in;
   in.scalar_reg = scalar.scalar_reg;
   in.scalar_is_float = scalar.scalar_is_float;
@@ -319,7 +321,7 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   const ops::OpDescriptor* fixpipe = nullptr;
   if (named.id == ops::OpId::kTMov && names.size() == 2) {
     if (types[1].kind != TypeKind::kTile || types[1].space != Space::kScaling)
-      return ParseMxZzMove(op, names, types, type_locs);
+      return parser_.forms().ParseMxZzMove(op, names, types, type_locs);
     fixpipe = ops::FindOp("tmov_fp", 7);
   }
   if (named.attr == ops::AttrKind::kMaskPattern && tok().Is(',') && !ParseGatherAxis(&attr)) return;
@@ -398,6 +400,80 @@ bool TileReader::ParseTwoOuts(Token* dst, Type* dst_type, SourceLoc* dst_loc, To
   if (!parser_.ParseType(dst_type) || !parser_.Expect(',')) return false;
   *idx_loc = parser_.tok().loc;
   return parser_.ParseType(idx_type) && parser_.Expect(')');
+}
+
+// PTOAS's fp operand (its TExtractOp, TInsertOp `$fp`): `textract / tinsert
+// ins(%s, %r, %c : T, index, index fp %fp : F)` are the fixpipe's rows
+// TEXTRACT_FP, TINSERT_FP; NULL when the text has no fp operand here. (tmov's,
+// `ins(%s : T, %fp : F)`, is told from the ZZ move's tmp by its type where
+// the operation is read.)
+const ops::OpDescriptor* TileReader::FixpipeForm(const ops::OpDescriptor& named) {
+  const char* row = nullptr;
+  if (named.id == ops::OpId::kTExtract && tok().IsIdent("fp")) row = "textract_fp";
+  if (named.id == ops::OpId::kTInsert && tok().IsIdent("fp")) row = "tinsert_fp";
+  return row != nullptr ? ops::FindOp(row, strlen(row)) : nullptr;
+}
+
+// `, %fp : F` or `fp %fp : F`, as the second source.
+// TGATHER's compare form as PTOAS spells it: one scalar threshold, of src's
+// element type (PTOAS's verifier), for every row, which the row's check and
+// run take as Operands::scalar with Operands::sat 1 (no k_value tile); its
+// offset in an index register; tmp required (PTOAS: "compare-form tgather
+// expects dst, cdst, kValue, and tmp"); cdst the row's second destination.
+void TileReader::ParseGatherCompare(const Token& op, const std::vector<Token>& names,
+                                    const std::vector<Type>& types,
+                                    const std::vector<SourceLoc>& locs) {
+  if (names.size() != 3 || types[0].kind != TypeKind::kTile || types[2].kind != TypeKind::kTile)
+    return (void)parser_.Error(op.loc,
+                               "tgather's compare form is ins(%src, %kValue, %tmp : T, S, U) "
+                               "outs(%dst, %cdst : D, C), its tmp required");
+  const Value* k = parser_.Lookup(names[1].text);
+  if (k == nullptr)
+    return (void)parser_.Error(names[1].loc, "%" + std::string(names[1].text) + " is not defined");
+  const bool is_float = k->type.kind == TypeKind::kFloat;
+  if (!parser_.WrittenAs(names[1], k->type, types[1], locs[1])) return;
+  const bool same = is_float ? k->type.dtype == types[0].dtype
+                             : k->type.IsInteger() && !IsFloatDtype(types[0].dtype) &&
+                                   k->type.bits == ElementBytes(types[0].dtype) * 8;
+  if (!same)
+    return (void)parser_.Error(locs[1], "kValue of tgather is of src's element type (PTOAS's rule)");
+  Token dst_name, cdst_name;
+  Type dst_type, cdst_type;
+  SourceLoc dst_loc, cdst_loc;
+  if (!ParseTwoOuts(&dst_name, &dst_type, &dst_loc, &cdst_name, &cdst_type, &cdst_loc)) return;
+  int mode = PTO_CMP_EQ;
+  int64_t offset = 0;
+  if (tok().Is('{') && !ParseGatherCompareAttrs(&mode, &offset)) return;
+  uint32_t src, tmp, dst, cdst;
+  if (!parser_.UseTile(names[0], types[0], locs[0], Use::kRead, &src) ||
+      !parser_.UseTile(names[2], types[2], locs[2], Use::kTmp, &tmp) ||
+      !parser_.UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &dst) ||
+      !parser_.UseTile(cdst_name, cdst_type, cdst_loc, Use::kWrite, &cdst))
+    return;
+  // dst's elements past each row's count stay as they were: a bound dst is
+  // read too.
+  if (p_->tiles[dst].param >= 0) p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
+  Instr scalar;
+  scalar.scalar_reg = k->reg;
+  scalar.scalar_is_float = is_float;
+  scalar.index_regs[0] = parser_.ConstIndex(offset, op.loc).reg;
+  const TextForm form{true, false, true, tmp};
+  EmitTileOp(ops::Descriptor(ops::OpId::kTGatherCmp), op.loc, {src, kNoSlot, tmp, cdst}, dst,
+             mode | (1 << 8), scalar, form);
+}
+
+bool TileReader::TakeFixpipeOperand(std::vector<Token>* names, std::vector<Type>* types,
+                                    std::vector<SourceLoc>* type_locs) {
+  parser_.Advance();  // ',' or fp
+  Token name;
+  Type type;
+  if (!parser_.ExpectValueName(&name) || !parser_.Expect(':')) return false;
+  const SourceLoc loc = tok().loc;
+  if (!parser_.ParseType(&type)) return false;
+  names->insert(names->begin() + 1, name);
+  types->insert(types->begin() + 1, type);
+  type_locs->insert(type_locs->begin() + 1, loc);
+  return true;
 }
 
 }  // namespace program

@@ -3,8 +3,6 @@
 // multi-list form with its executed counts, tgetval's scalar result,
 // trandom's key and counter words, and tquant's optional offset and tmp with
 // its quant_type.
-#include <string.h>
-
 #include <string>
 #include <vector>
 
@@ -22,7 +20,7 @@ namespace program {
 // tmp's own types standing). The mask is MaskView'ed as the compares' are.
 // tmp (PTOAS's operand, A2A3's scratch) is accepted and unused: under A2A3
 // the call is given a tmp of its own, as the sync form leaves it out.
-void TileReader::ParseTsel(const Token& op, const std::vector<Token>& results) {
+void SpecialFormReader::ParseTsel(const Token& op, const std::vector<Token>& results) {
   const bool dps = tok().IsIdent("ins");
   if (dps && !results.empty())
     return (void)parser_.Error(op.loc,
@@ -80,7 +78,7 @@ void TileReader::ParseTsel(const Token& op, const std::vector<Token>& results) {
       (names.size() == 4 && !parser_.UseTile(names[3], types[3], locs[3], Use::kTmp, &tmp)))
     return;
   if (dps ? !parser_.UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &in.slot[Role::kDst])
-          : !DefineResultTile(op, results[0], dst_type, dst_loc, &in.slot[Role::kDst]))
+          : !parser_.tile().DefineResultTile(op, results[0], dst_type, dst_loc, &in.slot[Role::kDst]))
     return;
   if (p_->profile == PTO_PROFILE_A2A3) {
     Type t = dst_type;
@@ -99,7 +97,7 @@ void TileReader::ParseTsel(const Token& op, const std::vector<Token>& results) {
 // (the page's synchronous form), or ins( ) with three operands or more, or
 // two followed by no_tmp or {exhausted = ...}; the single-list form is
 // ins(%src, %blockLen : T, i32).
-bool TileReader::IsMrgSortLists(const std::vector<Token>& results) {
+bool SpecialFormReader::IsMrgSortLists(const std::vector<Token>& results) {
   if (results.size() == 2) return true;
   if (!tok().IsIdent("ins")) return false;
   const Cursor at = parser_.Save();
@@ -116,7 +114,7 @@ bool TileReader::IsMrgSortLists(const std::vector<Token>& results) {
 }
 
 // {exhausted = true|false} (PTOAS's BoolAttr, default false).
-bool TileReader::ParseExhausted(int* exhausted) {
+bool SpecialFormReader::ParseExhausted(int* exhausted) {
   std::vector<AttrEntry> attrs;
   if (!parser_.ParseAttrDict(&attrs)) return false;
   for (const AttrEntry& e : attrs) {
@@ -142,7 +140,7 @@ bool TileReader::ParseExhausted(int* exhausted) {
 // instruction cannot change: libpto does not keep them. Without tmp, A2A3
 // and A5 get a tile of their own ("lowering may introduce internal scratch
 // tiles").
-void TileReader::ParseMrgSortLists(const Token& op, const std::vector<Token>& results) {
+void SpecialFormReader::ParseMrgSortLists(const Token& op, const std::vector<Token>& results) {
   const bool dps = tok().IsIdent("ins");
   if (dps && !results.empty())
     return (void)parser_.Error(op.loc,
@@ -220,7 +218,7 @@ void TileReader::ParseMrgSortLists(const Token& op, const std::vector<Token>& re
                                                         ", not vector<4xi16>");
     if (!parser_.UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &in.slot[Role::kDst])) return;
   } else {
-    if (!DefineResultTile(op, results[0], dst_type, dst_loc, &in.slot[Role::kDst])) return;
+    if (!parser_.tile().DefineResultTile(op, results[0], dst_type, dst_loc, &in.slot[Role::kDst])) return;
     Value v;
     v.type = counts;
     if (!parser_.Define(results[1], v)) return;
@@ -244,7 +242,7 @@ void TileReader::ParseMrgSortLists(const Token& op, const std::vector<Token>& re
 // %v = pto.tgetval ins(%src, %index : !pto.tile_buf<...>, index) outs : E
 // (PTOAS's TGetValOp): E is src's element type; the element's value, as
 // pto_tgetval reads it, checked when it runs (the index is a value).
-void TileReader::ParseGetVal(const Token& op, const std::vector<Token>& results) {
+void SpecialFormReader::ParseGetVal(const Token& op, const std::vector<Token>& results) {
   if (results.size() != 1)
     return (void)parser_.Error(
         op.loc, std::string(op.text) + " defines 1 result, not " + std::to_string(results.size()));
@@ -290,7 +288,7 @@ void TileReader::ParseGetVal(const Token& op, const std::vector<Token>& results)
 }
 
 // trandom's `{rounds = R : i32}` (PTOAS's I32Attr, default 10): 7 or 10.
-bool TileReader::ParseRounds(int64_t* rounds) {
+bool SpecialFormReader::ParseRounds(int64_t* rounds) {
   parser_.Advance();  // {
   while (parser_.ok() && !tok().Is('}')) {
     const Token key = tok();
@@ -325,7 +323,7 @@ bool TileReader::ParseRounds(int64_t* rounds) {
 // The key and counter words are 32-bit integers (PTOAS's verifier: "i32/ui32"),
 // read as their low 32 bits when the instruction runs; dst's rules are
 // pto_trandom's, checked by the verifier.
-void TileReader::ParseRandom(const Token& op, const std::vector<Token>& results) {
+void SpecialFormReader::ParseRandom(const Token& op, const std::vector<Token>& results) {
   static const char* const kWords[] = {"key0", "key1", "counter0", "counter1", "counter2",
                                        "counter3"};
   if (!parser_.ResultCount(op, results, 0) || !parser_.ExpectIdent("ins") ||
@@ -380,7 +378,7 @@ void TileReader::ParseRandom(const Token& op, const std::vector<Token>& results)
 // PTOAS takes i8 and ui8 alike). tmp is A2A3's scratch: under A2A3 a text
 // without one is given one of src's type (PTOAS materialises it, from a
 // static valid shape only), which the call needs and never reads.
-void TileReader::ParseTQuant(const Token& op, const std::vector<Token>& results,
+void SpecialFormReader::ParseTQuant(const Token& op, const std::vector<Token>& results,
                              const ops::OpDescriptor& desc) {
   if (!parser_.ResultCount(op, results, 0)) return;
   if (!tok().IsIdent("ins"))
@@ -461,80 +459,6 @@ void TileReader::ParseTQuant(const Token& op, const std::vector<Token>& results,
     p_->tiles[in.slot[Role::kTmp]].used = true;
   }
   p_->code.push_back(in);
-}
-
-// PTOAS's fp operand (its TExtractOp, TInsertOp `$fp`): `textract / tinsert
-// ins(%s, %r, %c : T, index, index fp %fp : F)` are the fixpipe's rows
-// TEXTRACT_FP, TINSERT_FP; NULL when the text has no fp operand here. (tmov's,
-// `ins(%s : T, %fp : F)`, is told from the ZZ move's tmp by its type where
-// the operation is read.)
-const ops::OpDescriptor* TileReader::FixpipeForm(const ops::OpDescriptor& named) {
-  const char* row = nullptr;
-  if (named.id == ops::OpId::kTExtract && tok().IsIdent("fp")) row = "textract_fp";
-  if (named.id == ops::OpId::kTInsert && tok().IsIdent("fp")) row = "tinsert_fp";
-  return row != nullptr ? ops::FindOp(row, strlen(row)) : nullptr;
-}
-
-// `, %fp : F` or `fp %fp : F`, as the second source.
-// TGATHER's compare form as PTOAS spells it: one scalar threshold, of src's
-// element type (PTOAS's verifier), for every row, which the row's check and
-// run take as Operands::scalar with Operands::sat 1 (no k_value tile); its
-// offset in an index register; tmp required (PTOAS: "compare-form tgather
-// expects dst, cdst, kValue, and tmp"); cdst the row's second destination.
-void TileReader::ParseGatherCompare(const Token& op, const std::vector<Token>& names,
-                                    const std::vector<Type>& types,
-                                    const std::vector<SourceLoc>& locs) {
-  if (names.size() != 3 || types[0].kind != TypeKind::kTile || types[2].kind != TypeKind::kTile)
-    return (void)parser_.Error(op.loc,
-                               "tgather's compare form is ins(%src, %kValue, %tmp : T, S, U) "
-                               "outs(%dst, %cdst : D, C), its tmp required");
-  const Value* k = parser_.Lookup(names[1].text);
-  if (k == nullptr)
-    return (void)parser_.Error(names[1].loc, "%" + std::string(names[1].text) + " is not defined");
-  const bool is_float = k->type.kind == TypeKind::kFloat;
-  if (!parser_.WrittenAs(names[1], k->type, types[1], locs[1])) return;
-  const bool same = is_float ? k->type.dtype == types[0].dtype
-                             : k->type.IsInteger() && !IsFloatDtype(types[0].dtype) &&
-                                   k->type.bits == ElementBytes(types[0].dtype) * 8;
-  if (!same)
-    return (void)parser_.Error(locs[1], "kValue of tgather is of src's element type (PTOAS's rule)");
-  Token dst_name, cdst_name;
-  Type dst_type, cdst_type;
-  SourceLoc dst_loc, cdst_loc;
-  if (!ParseTwoOuts(&dst_name, &dst_type, &dst_loc, &cdst_name, &cdst_type, &cdst_loc)) return;
-  int mode = PTO_CMP_EQ;
-  int64_t offset = 0;
-  if (tok().Is('{') && !ParseGatherCompareAttrs(&mode, &offset)) return;
-  uint32_t src, tmp, dst, cdst;
-  if (!parser_.UseTile(names[0], types[0], locs[0], Use::kRead, &src) ||
-      !parser_.UseTile(names[2], types[2], locs[2], Use::kTmp, &tmp) ||
-      !parser_.UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &dst) ||
-      !parser_.UseTile(cdst_name, cdst_type, cdst_loc, Use::kWrite, &cdst))
-    return;
-  // dst's elements past each row's count stay as they were: a bound dst is
-  // read too.
-  if (p_->tiles[dst].param >= 0) p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
-  Instr scalar;
-  scalar.scalar_reg = k->reg;
-  scalar.scalar_is_float = is_float;
-  scalar.index_regs[0] = parser_.ConstIndex(offset, op.loc).reg;
-  const TextForm form{true, false, true, tmp};
-  EmitTileOp(ops::Descriptor(ops::OpId::kTGatherCmp), op.loc, {src, kNoSlot, tmp, cdst}, dst,
-             mode | (1 << 8), scalar, form);
-}
-
-bool TileReader::TakeFixpipeOperand(std::vector<Token>* names, std::vector<Type>* types,
-                                    std::vector<SourceLoc>* type_locs) {
-  parser_.Advance();  // ',' or fp
-  Token name;
-  Type type;
-  if (!parser_.ExpectValueName(&name) || !parser_.Expect(':')) return false;
-  const SourceLoc loc = tok().loc;
-  if (!parser_.ParseType(&type)) return false;
-  names->insert(names->begin() + 1, name);
-  types->insert(types->begin() + 1, type);
-  type_locs->insert(type_locs->begin() + 1, loc);
-  return true;
 }
 
 }  // namespace program

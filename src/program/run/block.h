@@ -116,6 +116,140 @@ class Pipes;  // execute_pipes.cc
 UnifiedBuffer* TakeUnifiedBuffer(uint64_t bytes, char** data, bool* zeroed);
 void GiveBackUnifiedBuffer(UnifiedBuffer* buffer);
 
+// The name of pointer register `pointer` in a message: its parameter's, or
+// "a pointer".
+inline std::string PointerName(const Program& p, uint32_t pointer) {
+  const uint32_t root = p.pointer_root[pointer];
+  for (const Param& q : p.params)
+    if (q.kind == PTO_PARAM_POINTER && q.reg == root)
+      return "%" + q.name + (root == pointer ? "" : " (moved by pto.addptr)");
+  return "a pointer";
+}
+
+class Block;
+
+// What an executor of a dialect's instructions reads of its block: the
+// program, the registers, views, tiles and bound pointers (the block owns
+// them), the block being run and its launch's stop flag. An executor owns
+// its dialect's own state.
+class Executor {
+ protected:
+  explicit Executor(Block& b);
+  pto_status Error(const Instr& in, pto_status status, const std::string& message) const {
+    return Diagnose(p_, in.loc, status, message);
+  }
+  std::string PointerName(uint32_t pointer) const { return program::PointerName(p_, pointer); }
+
+  const Program& p_;
+  std::vector<int64_t>& ints_;
+  std::vector<double>& floats_;
+  std::vector<View>& views_;
+  std::vector<pto_tile>& tiles_;
+  std::vector<Binding>& pointers_;
+  const uint32_t& block_;
+  const std::atomic<bool>* const& stop_;
+};
+
+// The cube's instructions (execute_cube.cc): its transfers, moves, inserts
+// and multiplies; and its fixpipe's (execute_fixpipe.cc), with the
+// quantisation state pto.set_quant_* leaves.
+class CubeExec : public Executor {
+ public:
+  explicit CubeExec(Block& b) : Executor(b), block_state_(b) {}
+
+  pto_status CubeTransfer(const Instr& in, bool load);
+  pto_status CubeMove(const Instr& in);
+  pto_status Matmul(const Instr& in);
+  // The image of tile slot `slot`.
+  TileImage Image(uint32_t slot) const;
+  // execute_fixpipe.cc: pto.set_quant_*, and a push through a pipe's
+  // acc_push_epilogue: the acc tile converted into the slot at `at`.
+  pto_status PipeSetQuant(const Instr& in);
+  pto_status FixpipePush(const Instr& in, const PipeDecl& d, char* at, uint32_t rows, uint32_t cols,
+                         pto_dtype* slot_dtype);
+
+ private:
+  pto_status CubeInsert(const Instr& in);  // tinsert of an acc tile into a mat tile
+  pto_status FixpipeStore(const Instr& in);  // tstore with fp (TSTORE_FP)
+  pto_status FixpipeMove(const Instr& in);   // tmov_fp, textract_fp, tinsert_fp
+
+  Block& block_state_;  // its window checks and the turn of ordered adds
+  // The cube's quantisation state by pipe id (pto.set_quant_*): a scale,
+  // and a scaling tile whose row 0 a push reads.
+  struct QuantState {
+    int64_t id = 0;
+    bool scalar_set = false, vector_set = false;
+    float scale = 0;
+    uint32_t slot = 0;
+  };
+  std::vector<QuantState> quant_;
+};
+
+// pto.comm.* (execute_comm.cc), and another rank's memory reached through
+// the transport.
+class CommExec : public Executor {
+ public:
+  explicit CommExec(Block& b) : Executor(b) {}
+
+  pto_status Comm(const Instr& in);
+  // The refusal of a plain access to another rank's memory through pointer
+  // (a cube tile's transfer).
+  pto_status PeerAccessError(const Instr& in, uint32_t pointer, const char* what);
+  // bytes at global, another rank's memory, read into (load) or written
+  // from local through the transport, complete at the target on return.
+  pto_status PeerAccess(const Instr& in, char* global, char* local, size_t bytes, bool load);
+
+ private:
+  pto_status CommCopy(const Instr& in);
+  pto_status CommSignal(const Instr& in);
+  pto_status CommCollective(const Instr& in);
+  pto_status CommReduce(const Instr& in);
+  pto_status GroupShapes(const Instr& in, int64_t rows, int64_t cols, const char* like);
+};
+
+// A block run as one of its cores (execute_pipes.cc): which core it is,
+// and the pipe operations (kPipe) on its block's pipes, with whether the
+// core waits on one.
+class PipeExec : public Executor {
+ public:
+  PipeExec(Block& b, CubeExec& cube) : Executor(b), block_state_(b), cube_(cube) {}
+
+  void SetCore(uint8_t core, uint32_t subblock, uint32_t subblocks, Pipes* pipes) {
+    core_ = core;
+    subblock_ = subblock;
+    subblocks_ = subblocks;
+    pipes_ = pipes;
+  }
+  uint8_t core() const { return core_; }
+  uint32_t subblock() const { return subblock_; }
+  uint32_t subblocks() const { return subblocks_; }
+  bool waiting() const { return waiting_; }
+  uint64_t steps() const { return pipe_steps_; }
+  void StopWaiting() { waiting_ = false; }
+  // A kPipe: done, or waiting_ set (a push to a full pipe, a pop from an
+  // empty one), to be tried again when the core resumes.
+  pto_status PipeStep(const Instr& in);
+
+ private:
+  pto_status PipePush(const Instr& in);
+  pto_status PipePop(const Instr& in);
+  pto_status PipeFree(const Instr& in);
+  uint32_t PipeCore() const;
+  pto_status PipeInit(const Instr& in);
+  pto_status PipeAlloc(const Instr& in);
+  // views_[in.d] <- the part of slot `slot` this core reads or writes in
+  // global memory.
+  pto_status SlotView(const Instr& in, uint64_t slot, bool split_here);
+
+  Block& block_state_;  // board mode's warnings
+  CubeExec& cube_;      // the fixpipe's quantisation and pushes
+  bool waiting_ = false;      // the instruction at pc_ waits on a pipe
+  uint64_t pipe_steps_ = 0;   // pipe operations done (progress, for the deadlock check)
+  uint8_t core_ = 0;          // 0: every section (no pipes), else a CoreKind
+  uint32_t subblock_ = 0, subblocks_ = 1;
+  Pipes* pipes_ = nullptr;
+};
+
 // The state of one block.
 class Block {
  public:
@@ -129,6 +263,9 @@ class Block {
         loop_limit_(loop_limit), turn_(turn), trace_block_(TraceSetting()) {}
 
   ~Block() { GiveBackUnifiedBuffer(ub_entry_); }
+  // Its executors hold references to its state.
+  Block(const Block&) = delete;
+  Block& operator=(const Block&) = delete;
 
   // Takes a unified buffer for this thread's blocks; false for no memory.
   bool Allocate() {
@@ -142,14 +279,14 @@ class Block {
   // CoreKind) of its block, vector core `subblock` of `subblocks`, and
   // runs that core's sections only, its pipe operations on `pipes`.
   void SetCore(uint8_t core, uint32_t subblock, uint32_t subblocks, Pipes* pipes) {
-    core_ = core;
-    subblock_ = subblock;
-    subblocks_ = subblocks;
-    pipes_ = pipes;
+    pipe_.SetCore(core, subblock, subblocks, pipes);
   }
 
  private:
   friend class BlockCores;
+  friend class Executor;
+  friend class CubeExec;  // a cube transfer's window and ordered adds
+  friend class PipeExec;  // board mode's warnings
   pto_status Error(const Instr& in, pto_status status, const std::string& message) {
     return Diagnose(p_, in.loc, status, message);
   }
@@ -176,13 +313,7 @@ class Block {
   // Waits until every block before this one has finished (its adds to
   // global memory applied); false if the launch stopped meanwhile.
   bool WaitForTurn(const std::atomic<bool>& stop) const;
-  pto_status CubeTransfer(const Instr& in, bool load);
-  pto_status CubeMove(const Instr& in);
-  pto_status CubeInsert(const Instr& in);  // tinsert of an acc tile into a mat tile
-  pto_status Matmul(const Instr& in);
   pto_status Subview(const Instr& in);
-  // The image of tile slot `slot` (execute_cube.cc).
-  TileImage Image(uint32_t slot) const;
   void Print(const Instr& in, uint32_t block) const;
   void PrintView(const Instr& in, uint32_t block) const;
   // The tile slot instruction `in` wrote (or stored), and the instruction's
@@ -208,51 +339,13 @@ class Block {
   pto_status LoopLimitError(const Instr& in);
   pto_status SyncAllError(const Instr& in);
   pto_status SetValid(const Instr& in);
-  // A kPipe: done, or waiting_ set (a push to a full pipe, a pop from an
-  // empty one), to be tried again when the core resumes.
-  pto_status PipeStep(const Instr& in);
-  pto_status PipePush(const Instr& in);
-  pto_status PipePop(const Instr& in);
-  pto_status PipeFree(const Instr& in);
-  uint32_t PipeCore() const;
-  pto_status PipeInit(const Instr& in);
-  pto_status PipeAlloc(const Instr& in);
-  // execute_fixpipe.cc: pto.set_quant_*, and a push through a pipe's
-  // acc_push_epilogue: the acc tile converted into the slot at `at`.
-  pto_status PipeSetQuant(const Instr& in);
-  pto_status FixpipeStore(const Instr& in);  // tstore with fp (TSTORE_FP)
-  pto_status FixpipeMove(const Instr& in);   // tmov_fp, textract_fp, tinsert_fp
-  pto_status FixpipePush(const Instr& in, const PipeDecl& d, char* at, uint32_t rows, uint32_t cols,
-                         pto_dtype* slot_dtype);
-  // views_[in.d] <- the part of slot `slot` this core reads or writes in
-  // global memory.
-  pto_status SlotView(const Instr& in, uint64_t slot, bool split_here);
   pto_status FloatInstr(const Instr& in);
   pto_status ScalarAccess(const Instr& in, bool load);
   pto_status AddPtr(const Instr& in);
   bool WindowMove(const Instr& in, pto_status* status);
-  // pto.comm.* (execute_comm.cc).
-  pto_status Comm(const Instr& in);
-  pto_status CommCopy(const Instr& in);
-  pto_status CommSignal(const Instr& in);
-  pto_status CommCollective(const Instr& in);
-  pto_status CommReduce(const Instr& in);
-  pto_status GroupShapes(const Instr& in, int64_t rows, int64_t cols, const char* like);
-  // The refusal of a plain access to another rank's memory through pointer
-  // (a cube tile's transfer).
-  pto_status PeerAccessError(const Instr& in, uint32_t pointer, const char* what);
-  // bytes at global, another rank's memory, read into (load) or written
-  // from local through the transport, complete at the target on return.
-  pto_status PeerAccess(const Instr& in, char* global, char* local, size_t bytes, bool load);
   pto_status ScalarValue(const Instr& in, bool load, pto_dtype d, char* at);
   pto_status ArrayAccess(const Instr& in, bool get);
-  std::string PointerName(uint32_t pointer) const {
-    const uint32_t root = p_.pointer_root[pointer];
-    for (const Param& q : p_.params)
-      if (q.kind == PTO_PARAM_POINTER && q.reg == root)
-        return "%" + q.name + (root == pointer ? "" : " (moved by pto.addptr)");
-    return "a pointer";
-  }
+  std::string PointerName(uint32_t pointer) const { return program::PointerName(p_, pointer); }
 
   const Program& p_;
   const std::vector<Binding>& bindings_;
@@ -260,15 +353,6 @@ class Block {
   std::vector<double> floats_;
   std::vector<View> views_;
   std::vector<pto_tile> tiles_;
-  // The cube's quantisation state by pipe id (pto.set_quant_*): a scale,
-  // and a scaling tile whose row 0 a push reads.
-  struct QuantState {
-    int64_t id = 0;
-    bool scalar_set = false, vector_set = false;
-    float scale = 0;
-    uint32_t slot = 0;
-  };
-  std::vector<QuantState> quant_;
   std::vector<Binding> pointers_;
   UnifiedBuffer* ub_entry_ = nullptr;
   char* ub_ = nullptr;      // ub_entry_'s memory
@@ -285,12 +369,16 @@ class Block {
   // loop turns taken so far, kept while the core waits.
   uint32_t pc_ = 0;
   uint64_t turns_ = 0;
-  bool waiting_ = false;      // the instruction at pc_ waits on a pipe
-  uint64_t pipe_steps_ = 0;   // pipe operations done (progress, for the deadlock check)
-  uint8_t core_ = 0;          // 0: every section (no pipes), else a CoreKind
-  uint32_t subblock_ = 0, subblocks_ = 1;
-  Pipes* pipes_ = nullptr;
+  // The executors of the cube's, the comm dialect's and the pipes'
+  // instructions, over this state (declared last: they are made from it).
+  CubeExec cube_{*this};
+  CommExec comm_{*this};
+  PipeExec pipe_{*this, cube_};
 };
+
+inline Executor::Executor(Block& b)
+    : p_(b.p_), ints_(b.ints_), floats_(b.floats_), views_(b.views_), tiles_(b.tiles_),
+      pointers_(b.pointers_), block_(b.block_), stop_(b.stop_) {}
 
 // A rank-2 partition into another register (a kernel's tile of rows) inside
 // its view: PartitionView's fields without its loops over the rank. One

@@ -43,7 +43,7 @@ pto_buffer block_buffer_marker;
 void Block::Setup() {
   pc_ = 0;
   turns_ = 0;
-  waiting_ = false;
+  pipe_.StopWaiting();
   if (!ub_zeroed_) memset(ub_, 0, p_.ub_size);
   ub_zeroed_ = false;
   // A dynamic region starts empty; an implicit tmp is never read or written.
@@ -492,21 +492,21 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
       case Code::kStoreScalar: status = ScalarAccess(in, false); break;
       case Code::kSubview: status = Subview(in); break;
       case Code::kPrint: Print(in, block); break;
-      case Code::kCubeMove: status = CubeMove(in); break;
-      case Code::kMatmul: status = Matmul(in); break;
+      case Code::kCubeMove: status = cube_.CubeMove(in); break;
+      case Code::kMatmul: status = cube_.Matmul(in); break;
       case Code::kSection:
-        if (core_ != 0 && in.sub != core_) pc = in.target - 1;  // another core's code
+        if (pipe_.core() != 0 && in.sub != pipe_.core()) pc = in.target - 1;  // another core's code
         break;
       case Code::kPipe:
-        status = PipeStep(in);
-        if (waiting_) {  // resumed here once another core moved the pipe on
+        status = pipe_.PipeStep(in);
+        if (pipe_.waiting()) {  // resumed here once another core moved the pipe on
           pc_ = pc;
           turns_ = turns;
           return status;
         }
         break;
-      case Code::kSubblock: ints[in.a] = in.sub != 0 ? subblocks_ : subblock_; break;
-      case Code::kComm: status = Comm(in); break;
+      case Code::kSubblock: ints[in.a] = in.sub != 0 ? pipe_.subblocks() : pipe_.subblock(); break;
+      case Code::kComm: status = comm_.Comm(in); break;
     }
     if (status != PTO_OK) return status;
     if (tracing_) Trace(in, block);

@@ -174,14 +174,14 @@ int ShiftRuns(int64_t offset, size_t size, const Binding* const bound[2],
 
 }  // namespace
 
-pto_status Block::PeerAccessError(const Instr& in, uint32_t pointer, const char* what) {
+pto_status CommExec::PeerAccessError(const Instr& in, uint32_t pointer, const char* what) {
   return Error(in, PTO_ERR_INVALID_ARGUMENT,
                std::string(what) + ": " + PointerName(pointer) +
                    " is another rank's window memory, which only the pto.comm operations "
                    "read and write here (pto.comm.tget / tput)");
 }
 
-pto_status Block::PeerAccess(const Instr& in, char* global, char* local, size_t bytes, bool load) {
+pto_status CommExec::PeerAccess(const Instr& in, char* global, char* local, size_t bytes, bool load) {
   const char* what = in.code == Code::kLoad    ? "pto.tload"
                      : in.code == Code::kStore ? "pto.tstore"
                      : load                    ? "pto.load_scalar"
@@ -196,7 +196,7 @@ pto_status Block::PeerAccess(const Instr& in, char* global, char* local, size_t 
   return PTO_OK;
 }
 
-pto_status Block::Comm(const Instr& in) {
+pto_status CommExec::Comm(const Instr& in) {
   switch (static_cast<CommOp>(in.sub)) {
     case CommOp::kPut:
     case CommOp::kGet: return CommCopy(in);
@@ -265,7 +265,7 @@ static pto_status MoveSpans(const char* what, const Copy& c, pto_dtype d, bool a
   return comm::Flush(what, last_rank);
 }
 
-pto_status Block::CommCopy(const Instr& in) {
+pto_status CommExec::CommCopy(const Instr& in) {
   const char* what = kNames[in.sub];
   if (in.rank == 1) what = in.sub == 0 ? "pto.comm.tput_async" : "pto.comm.tget_async";
   const pto_dtype d = static_cast<pto_dtype>(in.d);
@@ -298,7 +298,7 @@ pto_status Block::CommCopy(const Instr& in) {
   return PTO_OK;
 }
 
-pto_status Block::CommSignal(const Instr& in) {
+pto_status CommExec::CommSignal(const Instr& in) {
   const char* what = kNames[in.sub];
   const View& v = views_[in.a];
   const int32_t value = static_cast<int32_t>(ints_[in.b]);
@@ -373,7 +373,7 @@ pto_status Block::CommSignal(const Instr& in) {
 }
 
 // Every group member of a collective rows x cols, as `like` is.
-pto_status Block::GroupShapes(const Instr& in, int64_t rows, int64_t cols, const char* like) {
+pto_status CommExec::GroupShapes(const Instr& in, int64_t rows, int64_t cols, const char* like) {
   for (uint32_t m = 0; m < static_cast<uint32_t>(in.imm); ++m) {
     const View& g = views_[p_.lists[in.extra + m]];
     if (RowsOf(g) != rows || ColsOf(g) != cols)
@@ -387,7 +387,7 @@ pto_status Block::GroupShapes(const Instr& in, int64_t rows, int64_t cols, const
 
 // tbroadcast, tscatter, tgather: called by the root only; it reads or
 // writes every member's view itself.
-pto_status Block::CommCollective(const Instr& in) {
+pto_status CommExec::CommCollective(const Instr& in) {
   const char* what = kNames[in.sub];
   const CommOp op = static_cast<CommOp>(in.sub);
   const pto_dtype d = static_cast<pto_dtype>(in.d);
@@ -439,7 +439,7 @@ pto_status Block::CommCollective(const Instr& in) {
 // treduce: the root reads every member; acc starts as the root's own
 // member, then the others are combined in group order (pto-isa's
 // TReduce: r = 0..N-1 skipping root); dst <- acc.
-pto_status Block::CommReduce(const Instr& in) {
+pto_status CommExec::CommReduce(const Instr& in) {
   const char* what = kNames[in.sub];
   const pto_dtype d = static_cast<pto_dtype>(in.d);
   const size_t size = pto_dtype_size(d);

@@ -182,7 +182,7 @@ pto_status BoxedScaleLoad(const Type& type, const View& v, const char* memory, i
 
 }  // namespace
 
-TileImage Block::Image(uint32_t slot) const {
+TileImage CubeExec::Image(uint32_t slot) const {
   uint32_t root = slot;
   while (p_.tiles[root].IsView() && p_.tiles[root].type.IsCube())
     root = static_cast<uint32_t>(p_.tiles[root].view_of);
@@ -199,7 +199,7 @@ TileImage Block::Image(uint32_t slot) const {
 // or, with atomic add, added to what the view holds, once every earlier
 // block has finished (so the sums are the same bits whatever the threads:
 // global memory plus block 0's adds, then block 1's, ...).
-pto_status Block::CubeTransfer(const Instr& in, bool load) {
+pto_status CubeExec::CubeTransfer(const Instr& in, bool load) {
   // MX scales from pto-isa's 5-D box form: the view's shape is boxes, not
   // the tile's rows and columns (BoxedScaleLoad checks it). Another 5-D
   // view (PTOAS's padded 2-D one, [1, 1, 1, R, C]) is the tile's rows and
@@ -207,7 +207,7 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
   const View& bv = views_[in.b];
   const bool boxed = load && bv.rank == 5 && bv.shape[3] == 16 && bv.shape[4] == 2 &&
                      IsPackedScaleTile(p_.tiles[in.a].type);
-  const pto_status fits = boxed ? PTO_OK : TransferFits(in, load);
+  const pto_status fits = boxed ? PTO_OK : block_state_.TransferFits(in, load);
   if (fits != PTO_OK) return fits;
   if (!load && in.extra != 0) return FixpipeStore(in);
   const View& v = views_[in.b];
@@ -242,7 +242,7 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
   }
   const bool atomic = in.sub != 0;
   // Adds land in block order: the same sums whatever the threads.
-  if (atomic && !WaitForTurn(*stop_))
+  if (atomic && !block_state_.WaitForTurn(*stop_))
     return Error(in, PTO_ERR_INVALID_ARGUMENT, "pto.tstore: the launch stopped (another block failed)");
   if (boxed) {
     std::string why;
@@ -317,7 +317,7 @@ pto_status Block::CubeTransfer(const Instr& in, bool load) {
 // tinsert: src's valid region into dst at (row, col), which must hold it
 // (TINSERT.md: indexRow + src.ValidRow <= dst.Rows, and columns alike);
 // imm 1: the fixpipe's cast of f32 to dst's f16 or bf16.
-pto_status Block::CubeInsert(const Instr& in) {
+pto_status CubeExec::CubeInsert(const Instr& in) {
   const Type& dt = p_.tiles[in.a].type;
   const pto_tile& src = tiles_[in.b];
   const int64_t row = ints_[in.index_regs[0]], col = ints_[in.index_regs[1]];
@@ -350,7 +350,7 @@ pto_status Block::CubeInsert(const Instr& in) {
   return PTO_OK;
 }
 
-pto_status Block::CubeMove(const Instr& in) {
+pto_status CubeExec::CubeMove(const Instr& in) {
   if (in.sub == 4) return FixpipeMove(in);
   if (in.sub == 3) return CubeInsert(in);
   const Type& st = p_.tiles[in.b].type;
@@ -433,7 +433,7 @@ pto_status Block::CubeMove(const Instr& in) {
 // valid region leaves to run time and reserves this thread's staging for
 // operands in a fractal layout, then its run, which multiplies row-major
 // copies of the valid regions and writes dst's back in its layout.
-pto_status Block::Matmul(const Instr& in) {
+pto_status CubeExec::Matmul(const Instr& in) {
   const ops::Operands o = MatmulOperands(in, tiles_.data());
   const pto_status status = in.op->check(o, p_.profile);
   if (status != PTO_OK) return Error(in, status, LastError());

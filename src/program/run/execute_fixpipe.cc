@@ -17,7 +17,7 @@
 namespace pto {
 namespace program {
 
-pto_status Block::PipeSetQuant(const Instr& in) {
+pto_status CubeExec::PipeSetQuant(const Instr& in) {
   QuantState* q = nullptr;
   for (QuantState& s : quant_)
     if (s.id == in.imm) q = &s;
@@ -39,7 +39,7 @@ pto_status Block::PipeSetQuant(const Instr& in) {
 // The acc tile of `in` (its valid rows x cols) converted into the slot's
 // image at `at`, row-major (layout = nz2nd); *slot_dtype the slot's dtype
 // (an 8-bit scalar word's bit 46 picks INT8 or UINT8).
-pto_status Block::FixpipePush(const Instr& in, const PipeDecl& d, char* at, uint32_t rows,
+pto_status CubeExec::FixpipePush(const Instr& in, const PipeDecl& d, char* at, uint32_t rows,
                               uint32_t cols, pto_dtype* slot_dtype) {
   const PipeEpilogue& e = d.epilogue;
   const std::string what = "pto.tpush_to_aiv";
@@ -90,7 +90,7 @@ pto_status Block::FixpipePush(const Instr& in, const PipeDecl& d, char* at, uint
 
 // tmov_fp, textract_fp, tinsert_fp: the row's check with the tiles and the
 // offsets as they are now, then its run.
-pto_status Block::FixpipeMove(const Instr& in) {
+pto_status CubeExec::FixpipeMove(const Instr& in) {
   ops::Operands o{&tiles_[in.a], &tiles_[in.b], &tiles_[in.c], nullptr, 0};
   if (ops::IndexCount(in.op->attr) == 2) {
     const int64_t row = ints_[in.index_regs[0]], col = ints_[in.index_regs[1]];
@@ -109,7 +109,7 @@ pto_status Block::FixpipeMove(const Instr& in) {
 
 // tstore ins(%acc fp %fp) outs(%view): each valid element of the acc tile
 // quantised by fp's word of its column into the view's dtype.
-pto_status Block::FixpipeStore(const Instr& in) {
+pto_status CubeExec::FixpipeStore(const Instr& in) {
   const pto_tile& t = tiles_[in.a];
   const uint32_t fp_slot = static_cast<uint32_t>(in.extra - 1);
   const pto_tile& fp = tiles_[fp_slot];

@@ -15,7 +15,7 @@ pto_status Block::GlobalIndex(const Instr& in) {
   const bool scatter = in.sub != 0;
   const char* name = scatter ? "pto.mscatter" : "pto.mgather";
   const View& v = views_[in.b];
-  if (pointers_[v.pointer].peer) return PeerAccessError(in, v.pointer, name);
+  if (pointers_[v.pointer].peer) return comm_.PeerAccessError(in, v.pointer, name);
   // The table is the view's elements packed row-major: each dimension's
   // stride the product of the sizes after it (a dimension of one element
   // takes any stride).

@@ -39,12 +39,12 @@ pto_status Block::ScalarAccess(const Instr& in, bool load) {
   if (ptr.peer) {
     at = peer_copy;
     if (load) {
-      const pto_status s = PeerAccess(in, element, at, pto_dtype_size(d), true);
+      const pto_status s = comm_.PeerAccess(in, element, at, pto_dtype_size(d), true);
       if (s != PTO_OK) return s;
     }
   }
   const pto_status done = ScalarValue(in, load, d, at);
-  if (ptr.peer && !load) return PeerAccess(in, element, at, pto_dtype_size(d), false);
+  if (ptr.peer && !load) return comm_.PeerAccess(in, element, at, pto_dtype_size(d), false);
   return done;
 }
 
@@ -298,8 +298,8 @@ pto_status Block::TransferFits(const Instr& in, bool load) {
 pto_status Block::Transfer(const Instr& in, bool load) {
   if (p_.tiles[in.a].type.IsCube() || in.sub != 0) {
     if (pointers_[views_[in.b].pointer].peer)
-      return PeerAccessError(in, views_[in.b].pointer, load ? "pto.tload" : "pto.tstore");
-    return CubeTransfer(in, load);
+      return comm_.PeerAccessError(in, views_[in.b].pointer, load ? "pto.tload" : "pto.tstore");
+    return cube_.CubeTransfer(in, load);
   }
   const pto_status fits = TransferFits(in, load);
   if (fits != PTO_OK) return fits;
@@ -313,7 +313,7 @@ pto_status Block::Transfer(const Instr& in, bool load) {
   pto_status status = PTO_OK;
   auto move = [&](char* local, char* global, size_t bytes) {
     if (peer) {
-      if (status == PTO_OK) status = PeerAccess(in, global, local, bytes, load);
+      if (status == PTO_OK) status = comm_.PeerAccess(in, global, local, bytes, load);
     } else if (load) {
       memcpy(local, global, bytes);
     } else {
@@ -397,7 +397,7 @@ pto_status Block::Subview(const Instr& in) {
   if (vs.type.IsCube()) {
     // The window's valid region inside its parent and inside the root image
     // (whose own windows may reach past it).
-    const TileImage image = Image(in.b);
+    const TileImage image = cube_.Image(in.b);
     if (r + valid_rows > ps.type.rows || c + valid_cols > ps.type.cols ||
         image.RowsInside(static_cast<uint64_t>(r), static_cast<uint64_t>(valid_rows)) !=
             static_cast<uint64_t>(valid_rows) ||
@@ -524,8 +524,8 @@ void Block::PrintTile(uint32_t slot, SourceLoc loc, const std::string& what, uin
                      std::to_string(loc.col) + ": " + what + ", block " +
                      std::to_string(block) +
                      // A program with two vector cores prints once from each.
-                     (core_ == static_cast<uint8_t>(CoreKind::kVector) && subblocks_ > 1
-                          ? " vector core " + std::to_string(subblock_)
+                     (pipe_.core() == static_cast<uint8_t>(CoreKind::kVector) && pipe_.subblocks() > 1
+                          ? " vector core " + std::to_string(pipe_.subblock())
                           : std::string()) +
                      ": " + std::to_string(t.valid_rows) + "x" +
                      std::to_string(t.valid_cols) + " valid of " +

@@ -71,7 +71,7 @@ void Pipes::Reset() {
   }
 }
 
-pto_status Block::PipeStep(const Instr& in) {
+pto_status PipeExec::PipeStep(const Instr& in) {
   waiting_ = false;
   pto_status status = PTO_OK;
   switch (static_cast<PipeOp>(in.sub)) {
@@ -80,7 +80,7 @@ pto_status Block::PipeStep(const Instr& in) {
     case PipeOp::kFree: status = PipeFree(in); break;
     case PipeOp::kAlloc: status = PipeAlloc(in); break;
     case PipeOp::kInit: status = PipeInit(in); break;
-    case PipeOp::kSetQuant: status = PipeSetQuant(in); break;
+    case PipeOp::kSetQuant: status = cube_.PipeSetQuant(in); break;
   }
   if (status == PTO_OK && !waiting_) ++pipe_steps_;
   return status;
@@ -105,7 +105,7 @@ static Part PartOf(Split split, uint32_t subblock, uint32_t rows, uint32_t cols)
 }
 
 // This core's index in a pipe's counts: 0 the cube, 1 + i vector core i.
-uint32_t Block::PipeCore() const {
+uint32_t PipeExec::PipeCore() const {
   return core_ == static_cast<uint8_t>(CoreKind::kCube) ? 0 : 1 + subblock_;
 }
 
@@ -120,7 +120,7 @@ static void Written(const PipeDecl& d, Pipes::Fifo& f, Pipes::Slot& s, uint32_t 
   }
 }
 
-pto_status Block::SlotView(const Instr& in, uint64_t slot, bool split_here) {
+pto_status PipeExec::SlotView(const Instr& in, uint64_t slot, bool split_here) {
   const PipeDecl& d = p_.pipes[in.b];
   const uint32_t core = PipeCore();
   const Pipes::Fifo::Gm& g = pipes_->fifo(in.b).gm[core == 0 ? 0 : 1];
@@ -154,7 +154,7 @@ pto_status Block::SlotView(const Instr& in, uint64_t slot, bool split_here) {
   return PTO_OK;
 }
 
-pto_status Block::PipeInit(const Instr& in) {
+pto_status PipeExec::PipeInit(const Instr& in) {
   Pipes::Fifo::Gm& g = pipes_->fifo(in.b).gm[PipeCore() == 0 ? 0 : 1];
   g.set = true;
   if (in.c == 1) {
@@ -170,7 +170,7 @@ pto_status Block::PipeInit(const Instr& in) {
 // talloc_to_*: waits for a free slot as a push does, then gives the
 // producer its part of the slot in global memory to write (its push
 // commits it).
-pto_status Block::PipeAlloc(const Instr& in) {
+pto_status PipeExec::PipeAlloc(const Instr& in) {
   const PipeDecl& d = p_.pipes[in.b];
   Pipes::Fifo& f = pipes_->fifo(in.b);
   const uint64_t message = f.pushed[PipeCore()];
@@ -213,7 +213,7 @@ static std::string EmptyPartWarning(const Instr& in, const PipeDecl& d, const Pi
          "the empty one nothing";
 }
 
-pto_status Block::PipePush(const Instr& in) {
+pto_status PipeExec::PipePush(const Instr& in) {
   const PipeDecl& d = p_.pipes[in.b];
   Pipes::Fifo& f = pipes_->fifo(in.b);
   const uint32_t core = PipeCore();
@@ -262,7 +262,7 @@ pto_status Block::PipePush(const Instr& in) {
   } else if (s.in_gm || s.rows != rows || s.cols != cols || s.dtype != t.dtype) {
     const std::string empty_part =
         EmptyPartWarning(in, d, s, split, rows, cols, t.dtype, CoreName(core_, subblock_));
-    if (!empty_part.empty() && BoardWarns(in, empty_part)) {
+    if (!empty_part.empty() && block_state_.BoardWarns(in, empty_part)) {
       if (uint64_t{rows} * cols == 0) {  // stores nothing
         Written(d, f, s, core, message, subblocks_);
         return PTO_OK;
@@ -281,7 +281,7 @@ pto_status Block::PipePush(const Instr& in) {
   }
   if (fixpipe) {
     pto_dtype out = slot_dtype;
-    const pto_status converted = FixpipePush(in, d, s.data.data(), rows, cols, &out);
+    const pto_status converted = cube_.FixpipePush(in, d, s.data.data(), rows, cols, &out);
     if (converted != PTO_OK) {
       s.state = Pipes::SlotState::kFree;
       return converted;
@@ -293,14 +293,14 @@ pto_status Block::PipePush(const Instr& in) {
   const Part part = PartOf(split, subblock_, rows, cols);
   // The slot's image: the whole tile row-major; this part from its corner.
   char* at = s.data.data() + (uint64_t{part.row} * cols + part.col) * size;
-  const TileImage image = Image(in.a);
+  const TileImage image = cube_.Image(in.a);
   CopyRegion(RowMajorLayout(part.rows, cols), at, 0, 0, image.layout, image.data, image.row,
              image.col, image.RowsInside(0, part.rows), image.ColsInside(0, part.cols), size);
   Written(d, f, s, core, message, subblocks_);
   return PTO_OK;
 }
 
-pto_status Block::PipePop(const Instr& in) {
+pto_status PipeExec::PipePop(const Instr& in) {
   const uint32_t core = PipeCore();
   const bool cube = core == 0;
   const PipeDecl& d = p_.pipes[in.b];
@@ -362,7 +362,7 @@ pto_status Block::PipePop(const Instr& in) {
   // the pop's operands first): at most the part the slot holds.
   const size_t size = pto_dtype_size(t.dtype);
   const char* at = s.data.data() + (uint64_t{part.row} * s.cols + part.col) * size;
-  const TileImage image = Image(in.a);
+  const TileImage image = cube_.Image(in.a);
   CopyRegion(image.layout, image.data, image.row, image.col, RowMajorLayout(part.rows, s.cols), at,
              0, 0, valid_rows < part.rows ? valid_rows : part.rows,
              valid_cols < part.cols ? valid_cols : part.cols, size);
@@ -372,7 +372,7 @@ pto_status Block::PipePop(const Instr& in) {
   return PTO_OK;
 }
 
-pto_status Block::PipeFree(const Instr& in) {
+pto_status PipeExec::PipeFree(const Instr& in) {
   const PipeDecl& d = p_.pipes[in.b];
   Pipes::Fifo& f = pipes_->fifo(in.b);
   const uint32_t core = PipeCore();
@@ -424,16 +424,16 @@ pto_status BlockCores::Run(uint32_t block, uint32_t blocks, const std::atomic<bo
     for (size_t i = 0; i < cores_.size(); ++i) {
       if (done[i]) continue;
       Block& c = *cores_[i];
-      const bool was_waiting = c.waiting_;
+      const bool was_waiting = c.pipe_.waiting();
       const uint32_t pc = c.pc_;
-      const uint64_t steps = c.pipe_steps_;
+      const uint64_t steps = c.pipe_.steps();
       const pto_status status = c.Execute(block, blocks, stop);
       if (status != PTO_OK) return status;
-      if (!c.waiting_) {
+      if (!c.pipe_.waiting()) {
         done[i] = true;
         --left;
         moved = true;
-      } else if (!was_waiting || c.pc_ != pc || c.pipe_steps_ != steps) {
+      } else if (!was_waiting || c.pc_ != pc || c.pipe_.steps() != steps) {
         moved = true;
       }
     }
@@ -450,8 +450,8 @@ pto_status BlockCores::Deadlock(uint32_t block) const {
   const Block* at = nullptr;
   std::string others;
   for (const auto& c : cores_) {
-    const std::string name = CoreName(c->core_, c->subblock_);
-    if (!c->waiting_) {
+    const std::string name = CoreName(c->pipe_.core(), c->pipe_.subblock());
+    if (!c->pipe_.waiting()) {
       others += "; " + name + " has finished";
       continue;
     }
@@ -469,7 +469,7 @@ pto_status BlockCores::Deadlock(uint32_t block) const {
                     static_cast<PipeOp>(in.sub) == PipeOp::kAlloc;
   return Diagnose(p_, in.loc, PTO_ERR_INVALID_ARGUMENT,
                   std::string(PipeOpName(in, d.c2v)) + ": deadlock in block " +
-                      std::to_string(block) + ": " + CoreName(at->core_, at->subblock_) +
+                      std::to_string(block) + ": " + CoreName(at->pipe_.core(), at->pipe_.subblock()) +
                       " waits to " + (push ? "push to " : "pop from ") + PipeName(d) + ", " +
                       (push ? "whose " + std::to_string(d.depth) + " slots are all taken"
                             : std::string("which is empty")) +
