@@ -20,6 +20,8 @@
      stage of program/) or a top-level file with its header (tile.h and
      tile_api.cc are two rooms; buffer.h and buffer.cc one). And no file
      outside src/program/ reaches it: the programs sit above the library.
+  7. No C/C++ file of src/ is longer than 600 lines (the tables, .def and
+     .inc files, grow by a row an operation and are not held to it).
 
 Usage: check-structure.py [SOURCE_ROOT]   (default: this file's repository)
 Prints each broken rule with the file and line it is about; exits 1 if any.
@@ -36,6 +38,7 @@ import sys
 
 MAX_FUNCTION_LINES = 99
 MAX_CLASS_LINES = 1200
+MAX_FILE_LINES = 600
 SOURCE_SUFFIXES = ('.c', '.cc', '.cpp', '.h')
 
 # Exceptions, each with its reason, while a change that removes it is under
@@ -454,6 +457,15 @@ def check_rooms(root, files, problems):
             break
 
 
+def check_file_sizes(root, files, problems):
+    """Rule 7."""
+    for f in sorted(files):
+        with open(os.path.join(root, f), encoding='utf-8', errors='replace') as fh:
+            lines = sum(1 for _ in fh)
+        if lines > MAX_FILE_LINES:
+            problems.append('%s: %d lines (at most %d)' % (f, lines, MAX_FILE_LINES))
+
+
 def check_map(root, problems):
     """Rule 5: every file of src/ is on src/README.md's map."""
     with open(os.path.join(root, 'src', 'README.md'), encoding='utf-8') as fh:
@@ -487,6 +499,7 @@ def main(argv):
     check_stage_calls(root, files, problems)
     check_map(root, problems)
     check_rooms(root, files, problems)
+    check_file_sizes(root, files, problems)
     check_sizes(root, files, problems)
     for p in problems:
         print(p)
