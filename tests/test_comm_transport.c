@@ -168,9 +168,16 @@ static void run_refusals(int refuses) {
     assert_non_null(strstr(pto_last_error(), refuses ? "rank 1's window" : "lie partly in a window"));
     /* From before the peer's window into it. */
     assert_int_equal(put_at(p, g_peer - 256, 0), PTO_ERR_OUT_OF_RANGE);
-    /* A range whose end wraps around the address space. */
-    assert_int_equal(put_at(p, (void *)(uintptr_t)(UINTPTR_MAX - 255), 0), PTO_ERR_OUT_OF_RANGE);
-    assert_non_null(strstr(pto_last_error(), "wrap around the address space"));
+    /* A range whose end wraps around the address space: refused when it is
+       bound, before any launch (pto_args_set_pointer). */
+    {
+        pto_args *args = NULL;
+        assert_int_equal(pto_args_create(p, &args), PTO_OK);
+        assert_int_equal(pto_args_set_pointer(args, 0, (void *)(uintptr_t)(UINTPTR_MAX - 255), 128 * sizeof(float)),
+                         PTO_ERR_INVALID_ARGUMENT);
+        assert_non_null(strstr(pto_last_error(), "runs past the end of the address space"));
+        pto_args_destroy(args);
+    }
     assert_true(all_zero(g_memory, sizeof g_memory) && all_zero(g_shadow, sizeof g_shadow));
     /* Inside: the own window's last 64 floats, and rank 1's through the transport. */
     assert_int_equal(put_at(p, g_own + WINDOW - 512, 64), PTO_OK);
