@@ -109,3 +109,104 @@ def test_order_slack_admits_only_what_two_sum_orders_allow():
     # slack + one ulp of want falls short of three ulps
     short("x", got, want, slack=np.array([gap / 3, 0.0]))
     assert short.rows["x"]["bad"] == 1
+
+
+def test_down_proj_check_catches_a_product_five_percent_off(rng):
+    # down_proj_residual's out against the float64 product rounded to bf16:
+    # the kernel's own f32 sum passes, the product scaled by 0.95 before the
+    # residual (a planted 5% error) fails nearly everywhere.
+    k, n = 2048, 256
+    m = q.from_bf16(q.random_bf16(rng, (16, k)))
+    w = q.random_bf16(rng, (k, n))
+    resid = rng.uniform(-0.05, 0.05, (16, n)).astype(np.float32)
+    want, floor = q.down_proj_exact(m, w, resid)
+    e = q.Errors(q.F32_TOL)
+    e("f32 sum", q.to_bf16(q.matmul_bf16(m, w) + resid), want, slack=floor)
+    e("5% off", q.to_bf16(np.float32(0.95) * q.matmul_bf16(m, w) + resid), want, slack=floor)
+    assert e.rows["f32 sum"]["bad"] == 0
+    assert e.rows["5% off"]["bad"] > n * 16 // 2
+    # the floor is the f32 sum's own rounding, thousands of times below the
+    # two-orders bound (2 gamma_K sum |a||w|) it replaces
+    gamma = 2 * k * 2.0 ** -24 / (1 - k * 2.0 ** -24)
+    assert float(floor.max()) < gamma * float(q.matmul_bf16(np.abs(m), w, absolute=True).max()) / 100
+
+
+def test_parts_check_catches_the_update_five_percent_off(rng):
+    # out = resid1 + the down projection's part, resid1 = hidden +
+    # attention's part, out rounded to bf16 as the kernel rounds: with the
+    # down part 5% off, the MLP's update (out - resid1) is outside PART_TOL
+    # even where attention's part is six times the MLP's (a short context),
+    # and so is the whole update where it is not; the same out with the odd
+    # element a bf16 ulp away (roundings landing differently) is inside; so
+    # is an attention output one ulp off here and there, and not one 5% off.
+    shape = (16, 1024)
+    hidden = q.random_bf16(rng, shape)
+    h = q.from_bf16(hidden)
+    down = rng.uniform(-0.014, 0.014, shape).astype(np.float32)
+    attn_bits = q.to_bf16(rng.uniform(-0.05, 0.05, shape).astype(np.float32))
+    attn_near = attn_bits.copy()
+    attn_near.reshape(-1)[::89] += 1
+    x = {"hidden_states": hidden}
+    for attn_scale, whole_update_caught in ((2e-3, True), (0.08, False)):
+        resid1 = h + rng.uniform(-attn_scale, attn_scale, shape).astype(np.float32)
+        ref_out = q.to_bf16(resid1 + down)
+        near = ref_out.copy()
+        near.reshape(-1)[::97] += 1
+        ref = {"out": ref_out, "attn_out": attn_bits, "resid1": resid1}
+        ok = q.parts_against_chain(x, {"out": near, "attn_out": attn_near, "resid1": resid1}, ref)
+        assert all(e <= q.PART_TOL for e in ok.values()), ok
+        off = q.parts_against_chain(x, {"out": q.to_bf16(resid1 + np.float32(0.95) * down),
+                                        "attn_out": q.to_bf16(np.float32(0.95) * q.from_bf16(attn_bits)),
+                                        "resid1": resid1}, ref)
+        assert off["MLP's update (out - resid1)"] > q.PART_TOL, off
+        assert off["attn_out"] > q.PART_TOL, off
+        assert (off["update (out - hidden_states)"] > q.PART_TOL) == whole_update_caught, off
+
+
+def test_peaked_inputs_real_rope_and_context_lengths():
+    # Qwen3's RoPE angles (cos^2 + sin^2 = 1, position 0 the identity) and
+    # the first context lengths 1, 256, 257, 4096, clipped to --max-ctx.
+    cos, sin = q.real_rope_tables()
+    assert np.allclose(cos * cos + sin * sin, 1, atol=1e-6)
+    assert np.all(cos[0] == 1) and np.all(sin[0] == 0)
+    assert np.array_equal(cos[:, :q.HALF], cos[:, q.HALF:])
+    assert abs(float(sin[1, 0]) - np.sin(1.0)) < 1e-7  # pair 0 turns one radian a position
+
+
+def _plant(kernels, tmp_path):
+    """The kernels with the down projection scaled by 0.95 before its
+    residual: a pto.tmuls on the popped product, in place."""
+    import re
+    import shutil
+    for name in q.KERNELS:
+        src = q.kernel_path(str(kernels), name)
+        dst = tmp_path / (name + ".pto")
+        shutil.copyfile(src, dst)
+    path = tmp_path / "down_proj_residual.pto"
+    text = path.read_text()
+    m = re.search(r"^(\s*)(%[\w.]+) = pto\.tpop_from_aic \{[^}]*\} -> (!pto\.tile_buf<[^>]*>)\n", text, re.M)
+    assert m, "down_proj_residual.pto: no tpop_from_aic to plant the error after"
+    indent, tile, ty = m.groups()
+    plant = (f"{indent}%plant_scale = arith.constant 0.95 : f32\n"
+             f"{indent}pto.tmuls ins({tile}, %plant_scale : {ty}, f32) outs({tile} : {ty})\n")
+    path.write_text(text[:m.end()] + plant + text[m.end():])
+
+
+@pytest.mark.skipif(not os.environ.get("PTOAS_SAMPLES"),
+                    reason="needs PTOAS's kernels: PTOAS_SAMPLES names a PTOAS checkout's test/samples")
+def test_planted_down_projection_error_fails_the_example(tmp_path):
+    # The whole step (one thread, context lengths up to 4) with the planted
+    # 5% error in the down projection: the example says FAIL, and why.
+    pytest.importorskip("pto")
+    kernels = pathlib.Path(os.environ["PTOAS_SAMPLES"]) / "Qwen3DecodeA5" / "kernels"
+    if not kernels.is_dir():
+        pytest.skip(f"{kernels} is not a directory")
+    _plant(kernels, tmp_path)
+    r = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path), "--max-ctx", "4", "--workers", "1"],
+                       capture_output=True, text=True, timeout=3600)
+    assert r.returncode == 1, r.stdout[-2000:] + r.stderr[-2000:]
+    assert r.stdout.rstrip().endswith("FAIL")
+    row = next(ln for ln in r.stdout.splitlines() if ln.strip().startswith("down_proj_residual: out"))
+    assert int(row.split()[-1]) > 0, row  # elements outside
+    mlp = next((ln for ln in r.stdout.splitlines() if ln.startswith("MLP's update (out - resid1)")), "")
+    assert mlp.endswith("NO"), r.stdout[-3000:]
