@@ -182,25 +182,28 @@ HWY_INLINE void ForRowBlocks(size_t m, const F& f) {
 // while every row block of a passes over it.
 constexpr size_t kStripK = HWY_MIN(256, 32768 / (2 * HWY_MAX_BYTES));
 
-// b's k_count (<= kStripK) rows of two vectors from b, one after another.
-template <class D, typename T>
-HWY_INLINE void PackStrip(D d, size_t k_count, const T* b, size_t ldb, T* strip) {
+// b's k_count (<= kStripK) rows of two vectors from b, one after another, in
+// T: b's own elements, or FLOAT16 / BFLOAT16 ones widened exactly to float32
+// (LoadAs: ToF32's conversion).
+template <class D, typename TB, typename T>
+HWY_INLINE void PackStrip(D d, size_t k_count, const TB* b, size_t ldb, T* strip) {
   const size_t lanes = hn::Lanes(d);
   for (size_t k = 0; k < k_count; ++k, b += ldb, strip += 2 * lanes) {
-    hn::Store(hn::LoadU(d, b), d, strip);
-    hn::Store(hn::LoadU(d, b + lanes), d, strip + lanes);
+    hn::Store(LoadAs(d, b), d, strip);
+    hn::Store(LoadAs(d, b + lanes), d, strip + lanes);
   }
 }
 
 // The same for b's last `cols` columns (fewer than two vectors), each row of
 // the strip filled out with zeros.
-template <class D, typename T>
-HWY_INLINE void PackLastStrip(D d, size_t k_count, const T* b, size_t ldb, size_t cols, T* strip) {
-  const size_t width = 2 * hn::Lanes(d);
-  for (size_t k = 0; k < k_count; ++k, b += ldb, strip += width) {
-    hn::Store(hn::Zero(d), d, strip);
-    hn::Store(hn::Zero(d), d, strip + width / 2);
-    memcpy(strip, b, cols * sizeof(T));
+template <class D, typename TB, typename T>
+HWY_INLINE void PackLastStrip(D d, size_t k_count, const TB* b, size_t ldb, size_t cols, T* strip) {
+  const size_t lanes = hn::Lanes(d);
+  TB row[2 * HWY_MAX_BYTES / sizeof(T)] = {};  // zero bits: +0 in every type
+  for (size_t k = 0; k < k_count; ++k, b += ldb, strip += 2 * lanes) {
+    memcpy(row, b, cols * sizeof(TB));
+    hn::Store(LoadAs(d, row), d, strip);
+    hn::Store(LoadAs(d, row + lanes), d, strip + lanes);
   }
 }
 
@@ -212,9 +215,9 @@ HWY_INLINE void PackLastStrip(D d, size_t k_count, const T* b, size_t ldb, size_
 // block would be another page). The last columns, fewer than two vectors,
 // run as a whole strip padded with zeros, on a copy of their rows of dst
 // whose padding is dropped: the same chains for the columns that exist.
-template <typename T>
+template <typename T, typename TB = T>
 void MatmulPanel(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T* a, size_t lda,
-                 const T* b, size_t ldb) {
+                 const TB* b, size_t ldb) {
   const hn::ScalableTag<T> d;
   const size_t width = 2 * hn::Lanes(d);
   constexpr size_t kMaxWidth = 2 * HWY_MAX_BYTES / sizeof(T);
@@ -301,18 +304,55 @@ void GemvStream(size_t k_count, size_t n, T* dst, const T* a, const T* b, size_t
   }
 }
 
-template <typename T>
-void MatmulTyped(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T* a, size_t lda,
-                 const T* b, size_t ldb) {
-  if (m == 1) return GemvStream<T>(k_count, n, dst, a, b, ldb);
+// FLOAT16 and BFLOAT16 sources, float32 chains: a widened into float32
+// blocks of kNarrowRows x kStripK on the stack (LoadAs: ToF32's exact
+// conversion), b widened as its strips are packed, so that b is read from
+// the tile once per kNarrowRows rows of a and never staged whole (a decode
+// step's M = 16 rows read each weight once). Blocks, panels and chains as
+// float32's: the same bits as widening both first.
+constexpr size_t kNarrowRows = 32;
+
+template <class D, typename TB>
+HWY_INLINE void WidenRows(D d, size_t rows, size_t cols, const TB* a, size_t lda, float* out) {
+  const size_t lanes = hn::Lanes(d);
+  for (size_t r = 0; r < rows; ++r, a += lda, out += cols) {
+    size_t c = 0;
+    for (; c + lanes <= cols; c += lanes) hn::StoreU(LoadAs(d, a + c), d, out + c);
+    if (c == cols) continue;
+    TB rest[HWY_MAX_BYTES / sizeof(float)] = {};
+    memcpy(rest, a + c, (cols - c) * sizeof(TB));
+    HWY_ALIGN float wide[HWY_MAX_BYTES / sizeof(float)];
+    hn::Store(LoadAs(d, rest), d, wide);
+    memcpy(out + c, wide, (cols - c) * sizeof(float));
+  }
+}
+
+// dst = the chains of a and b, whose elements are T's or FLOAT16 / BFLOAT16
+// ones for float32 chains (TS). One row of a streams b (GemvStream); else
+// the cache blocks above, a's narrow elements widened first a block of
+// kNarrowRows x kStripK at a time.
+template <typename T, typename TS = T>
+void MatmulTyped(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const TS* a, size_t lda,
+                 const TS* b, size_t ldb) {
+  constexpr bool kWiden = !std::is_same_v<T, TS>;
+  if constexpr (!kWiden) {
+    if (m == 1) return GemvStream<T>(k_count, n, dst, a, b, ldb);
+  }
+  constexpr size_t kRows = kWiden ? kNarrowRows : kChunkM;
   for (size_t j = 0; j < n; j += kPanelN) {
     const size_t nc = n - j < kPanelN ? n - j : kPanelN;
-    for (size_t i = 0; i < m; i += kChunkM) {
-      const size_t mc = m - i < kChunkM ? m - i : kChunkM;
+    for (size_t i = 0; i < m; i += kRows) {
+      const size_t mc = m - i < kRows ? m - i : kRows;
       for (size_t k = 0; k < k_count; k += kStripK) {
         const size_t kc = k_count - k < kStripK ? k_count - k : kStripK;
-        MatmulPanel<T>(mc, kc, nc, dst + i * ldd + j, ldd, a + i * lda + k, lda,
-                       b + k * ldb + j, ldb);
+        T* out = dst + i * ldd + j;
+        if constexpr (kWiden) {
+          HWY_ALIGN T wide_a[kNarrowRows * kStripK];
+          WidenRows(hn::ScalableTag<T>(), mc, kc, a + i * lda + k, lda, wide_a);
+          MatmulPanel<T, TS>(mc, kc, nc, out, ldd, wide_a, kc, b + k * ldb + j, ldb);
+        } else {
+          MatmulPanel<T>(mc, kc, nc, out, ldd, a + i * lda + k, lda, b + k * ldb + j, ldb);
+        }
       }
     }
   }
@@ -326,6 +366,18 @@ void MatmulF32Impl(size_t m, size_t k, size_t n, float* dst, size_t ldd, const f
 void MatmulI32Impl(size_t m, size_t k, size_t n, int32_t* dst, size_t ldd, const int32_t* a,
                    size_t lda, const int32_t* b, size_t ldb) {
   MatmulTyped<int32_t>(m, k, n, dst, ldd, a, lda, b, ldb);
+}
+
+void MatmulF16Impl(size_t m, size_t k, size_t n, float* dst, size_t ldd, const uint16_t* a,
+                   size_t lda, const uint16_t* b, size_t ldb) {
+  MatmulTyped<float>(m, k, n, dst, ldd, reinterpret_cast<const hwy::float16_t*>(a), lda,
+                     reinterpret_cast<const hwy::float16_t*>(b), ldb);
+}
+
+void MatmulBf16Impl(size_t m, size_t k, size_t n, float* dst, size_t ldd, const uint16_t* a,
+                    size_t lda, const uint16_t* b, size_t ldb) {
+  MatmulTyped<float>(m, k, n, dst, ldd, reinterpret_cast<const hwy::bfloat16_t*>(a), lda,
+                     reinterpret_cast<const hwy::bfloat16_t*>(b), ldb);
 }
 
 // Whether INT8 products may take the 8-bit dot products on this target: the
@@ -350,6 +402,8 @@ namespace pto::kernels {
 
 HWY_EXPORT(MatmulF32Impl);
 HWY_EXPORT(MatmulI32Impl);
+HWY_EXPORT(MatmulF16Impl);
+HWY_EXPORT(MatmulBf16Impl);
 HWY_EXPORT(Int8DotTargetImpl);
 
 namespace {
@@ -447,6 +501,11 @@ void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, con
     PTO_DYNAMIC_DISPATCH(MatmulF32Impl)(m, k, n, static_cast<float*>(dst.data), dst.stride,
                                         static_cast<const float*>(a.data), a.stride,
                                         static_cast<const float*>(b.data), b.stride);
+  } else if (dtype == PTO_FLOAT16 || dtype == PTO_BFLOAT16) {
+    const auto impl = dtype == PTO_FLOAT16 ? PTO_DYNAMIC_DISPATCH(MatmulF16Impl)
+                                           : PTO_DYNAMIC_DISPATCH(MatmulBf16Impl);
+    impl(m, k, n, static_cast<float*>(dst.data), dst.stride, static_cast<const uint16_t*>(a.data),
+         a.stride, static_cast<const uint16_t*>(b.data), b.stride);
   } else {
     MatmulWidened<float>(PTO_DYNAMIC_DISPATCH(MatmulF32Impl), dtype, dtype, m, k, n, dst, a, b);
   }
