@@ -408,7 +408,9 @@ HWY_EXPORT(Int8DotTargetImpl);
 
 namespace {
 
-// Narrow sources are widened a block at a time into buffers on the stack:
+// The 8-bit sources (FLOAT8 E4M3 / E5M2, HIFLOAT8 through their tables; INT8
+// without the dot products) are widened a block at a time into buffers on
+// the stack (FLOAT16 and BFLOAT16 are widened inside the kernel instead):
 // kBlockK rows of b by kBlockN columns, kBlockM rows of a by kBlockK columns.
 // Each chain still takes k in order: a block of k ends with the running sums
 // in dst (exactly: they are float32 or int32 already), and the next block
