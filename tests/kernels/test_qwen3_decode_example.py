@@ -210,3 +210,38 @@ def test_planted_down_projection_error_fails_the_example(tmp_path):
     assert int(row.split()[-1]) > 0, row  # elements outside
     mlp = next((ln for ln in r.stdout.splitlines() if ln.startswith("MLP's update (out - resid1)")), "")
     assert mlp.endswith("NO"), r.stdout[-3000:]
+
+
+def test_step_work_counts_the_products_and_the_bytes():
+    """The work --roofline divides by the machine's rates: 2 M K N per projection (M = 16
+    rows), its bf16 weight's bytes, and the attention's QK and SV over whole 256-position
+    blocks of 16 padded rows a query group, with the k and v rows they read."""
+    work = q.step_work(np.full(q.BATCH, 300, np.int32))  # two 256-position blocks a row
+    assert work["q/k/v projections"] == (2.0 * 16 * 8192 * (8192 + 2 * 1024), 2.0 * 8192 * 10240)
+    assert work["gate/up/silu"] == (2.0 * 16 * 8192 * 51200, 2.0 * 8192 * 51200)
+    assert work["down projection"] == (2.0 * 16 * 25600 * 8192, 2.0 * 25600 * 8192)
+    positions = 512
+    assert work["attention"] == (16 * 8 * 2 * 2.0 * 16 * 128 * positions, 16 * 8 * 2 * 2.0 * 128 * positions)
+    total = sum(f for f, _ in work.values())
+    assert 24e9 < total < 26e9  # 24.96 GFLOP of projections, 0.5 of attention at 300 positions
+
+
+def test_roofline_report_divides_by_the_bound(tmp_path, capsys):
+    roof = tmp_path / "roofline.txt"
+    roof.write_text("some heading\nbound fma_block8_gflops 1 100.00\nbound read_gbs 1 10.00\n"
+                    "bound fma_block8_gflops 2 50.00\nbound read_gbs 2 5.00\n")
+    bounds = q.read_roofline(str(roof))
+    assert bounds == {("fma_block8_gflops", 1): 100.0, ("read_gbs", 1): 10.0,
+                      ("fma_block8_gflops", 2): 50.0, ("read_gbs", 2): 5.0}
+    seq = np.full(q.BATCH, 300, np.int32)
+    work = q.step_work(seq)
+    # Every phase took 1 s of wall and CPU time on 1 thread and on 2.
+    phases = {name: (1.0, 1.0) for name in work}
+    q.report_roofline(bounds, seq, [(1, 5.0, phases, 5.0), (2, 5.0, phases, 5.0)])
+    out = capsys.readouterr().out
+    # 2 cores at 50 GFLOP/s and 5 GB/s each: the same totals as 1 core at 100 and 10.
+    expected = sum(max(f / 100e9, b / 10e9) for f, b in work.values())
+    step = [line for line in out.splitlines() if line.strip().startswith("step")][0].split()
+    assert abs(float(step[3]) - expected) < 1e-3 and abs(float(step[6]) - expected) < 1e-3
+    assert step[4] == f"{5.0 / float(step[3]):.2f}x"          # wall over the bound
+    assert step[8] == f"{5.0 / (float(step[6]) * 2):.2f}x"   # CPU over the bound times 2 cores

@@ -14,8 +14,10 @@ numpy doing the same math.
 
 Usage: qwen3_decode.py [KERNEL_DIR] [--sample Qwen3DecodeA5|Qwen3DecodeA3]
                        [--inputs goldens|peaked] [--max-ctx N] [--full-ctx]
-                       [--workers 1,2] [--seed S]
-KERNEL_DIR defaults to $PTOAS_SAMPLES/SAMPLE/kernels. See README.md.
+                       [--workers 1,2] [--seed S] [--roofline FILE]
+KERNEL_DIR defaults to $PTOAS_SAMPLES/SAMPLE/kernels. --roofline takes the
+output of bench/lab/roofline and reports each phase's time as a multiple of
+the machine's bound. See README.md.
 """
 
 import argparse
@@ -644,6 +646,73 @@ def default_kernel_dir(sample):
     return os.path.join(root, sample, "kernels") if root else None
 
 
+# --- the step's work against the machine's limits (--roofline)
+
+def step_work(seq_lens):
+    """Each timed phase's floating-point operations and the bytes it must read
+    at least (its weights or cache rows once), as the kernels run it: the
+    attention's products over whole 256-position blocks, 16 padded rows a
+    query group. Phases not listed (the norms) do next to none of either."""
+    proj = lambda n_in, n_out: (2.0 * BATCH * n_in * n_out, 2.0 * n_in * n_out)  # bf16 weights
+    qkv = proj(HIDDEN, HIDDEN + 2 * KV_HIDDEN)
+    attn_flop = attn_bytes = 0.0
+    for b in range(BATCH):
+        positions = ctx_of(seq_lens, b)[2] * SEQ_TILE
+        attn_flop += GROUPS * 2 * (2.0 * Q_HEAD_PAD * HEAD_DIM * positions)  # QK and SV
+        attn_bytes += GROUPS * 2 * (2.0 * HEAD_DIM * positions)  # the k and v rows, bf16
+    gate_up = proj(HIDDEN, 2 * INTERMEDIATE)
+    return {"q/k/v projections": qkv, "attention": (attn_flop, attn_bytes),
+            "output projection": proj(HIDDEN, HIDDEN), "gate/up/silu": gate_up,
+            "down projection": proj(INTERMEDIATE, HIDDEN)}
+
+
+def read_roofline(path):
+    """bench/lab/roofline's 'bound NAME CORES VALUE' lines: {(NAME, CORES): VALUE}."""
+    bounds = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 4 and parts[0] == "bound":
+                bounds[(parts[1], int(parts[2]))] = float(parts[3])
+    return bounds
+
+
+def report_roofline(bounds, seq_lens, times):
+    """Each phase's and the step's time as a multiple of its bound on as many
+    cores as threads: max(GFLOP / the FMA rate of the matrix kernel's register
+    block in cache, GB / the streaming read bandwidth), the rates per core
+    times the cores (the step's bound is the sum of its phases'). Wall time
+    against the bound; CPU time (all threads') against the bound times the
+    cores, the CPU time the bound takes."""
+    work = step_work(seq_lens)
+    print("\nagainst the machine's bound (bench/lab/roofline, per core: f32 FMA 8x2 block "
+          + ", ".join(f"{bounds.get(('fma_block8_gflops', c), 0):.1f}" for c in (1, 2))
+          + " GFLOP/s and read " + ", ".join(f"{bounds.get(('read_gbs', c), 0):.1f}" for c in (1, 2))
+          + " GB/s on 1, 2 cores)")
+    print(f"  {'phase':20} {'GFLOP':>7} {'GB':>6}" + "".join(
+        f"  {w:>2} thr: bound s, wall x, CPU x" for w, *_ in times))
+    total = [0.0] * len(times)
+    rows = list(work.items()) + [("step", None)]
+    for name, fb in rows:
+        flop, nbytes = fb if fb else (sum(v[0] for v in work.values()), sum(v[1] for v in work.values()))
+        line = f"  {name:20} {flop / 1e9:7.2f} {nbytes / 1e9:6.3f}"
+        for run, (w, step_wall, phases, step_cpu) in enumerate(times):
+            cores = min(w, 2)
+            rate = bounds.get(("fma_block8_gflops", cores), 0) * 1e9 * cores
+            bw = bounds.get(("read_gbs", cores), 0) * 1e9 * cores
+            if rate <= 0 or bw <= 0:
+                line += f"  {'(no bound for ' + str(cores) + ' cores)':>30}"
+                continue
+            if fb:
+                bound = max(flop / rate, nbytes / bw)
+                total[run] += bound
+                wall, cpu = phases[name]
+            else:
+                bound, wall, cpu = total[run], step_wall, step_cpu
+            line += f"  {bound:12.3f} {wall / bound:6.2f}x {cpu / (bound * cores):6.2f}x"
+        print(line)
+
+
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("kernel_dir", nargs="?",
@@ -660,6 +729,8 @@ def parse_args(argv):
     ap.add_argument("--full-ctx", action="store_true", help="every batch row at context length --max-ctx")
     ap.add_argument("--workers", default="1,2", help="threads to time the step on, comma-separated (default 1,2)")
     ap.add_argument("--seed", type=int, default=19)
+    ap.add_argument("--roofline", metavar="FILE",
+                    help="bench/lab/roofline's output: report each phase against the machine's bound")
     a = ap.parse_args(argv)
     if not 1 <= a.max_ctx <= MAX_SEQ:
         ap.error(f"--max-ctx must be in 1..{MAX_SEQ}")
@@ -773,6 +844,8 @@ def main(argv):
         print(f"  {name:20} " + "".join(f"  {p[name][0]:7.2f} /{p[name][1]:6.2f}" for _, _, p, _ in times))
     print(f"  {'step':20} " + "".join(f"  {s:7.2f} /{c:6.2f}" for _, s, _, c in times)
           + f"  {numpy_s:7.2f} /{numpy_cpu:6.2f}")
+    if a.roofline:
+        report_roofline(read_roofline(a.roofline), x["seq_lens"], times)
     verdict = ok_kernels and ok_step and ok_parts and ok_cache and same
     print("PASS" if verdict else "FAIL")
     return 0 if verdict else 1
