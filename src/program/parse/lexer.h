@@ -63,6 +63,10 @@ class Lexer {
   // Consumes a balanced <...> (nested brackets and quoted strings allowed);
   // false if the text ends first.
   bool SkipAngleBody();
+  // An MLIR source location, loc(...), starts here (not inside a longer
+  // identifier); SkipLocation consumes it to its balanced ')'.
+  bool AtLocation() const;
+  void SkipLocation();
 
   std::string_view text_;
   size_t pos_ = 0;
