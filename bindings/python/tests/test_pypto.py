@@ -302,3 +302,39 @@ def test_command_line_compile_only_needs_no_runtime(stub, tmp_path, capsys, monk
     out = capsys.readouterr().out
     assert "PASS on libpto (a5, 1 kernels; compile " in out and "run " not in out
     assert stub.calls[-1]["backend_type"] is stubs.BackendType.Ascend950
+
+
+def test_model_imports_its_sibling_modules(stub, tmp_path):
+    """As under `python MODEL.py`, the model's directory comes first on the path."""
+    (tmp_path / "model_sizes.py").write_text("ROWS = 16\n")
+    model = write_model(tmp_path, """\
+        from model_sizes import ROWS
+        assert ROWS == 16
+        run(program=build_add_twice_program(), specs=build_tensor_specs(), golden_fn=s.golden_add_twice,
+            runtime_cfg=dict(platform=args.platform))
+        """)
+    [result] = pp.run_model(str(model), compile_only=True)
+    assert result.passed and result.kernels == 1
+    assert str(tmp_path) not in stubs.sys.path
+
+
+def test_source_locations_are_read_past():
+    """PyPTO writes MLIR's loc(...) after each operation (and a function's
+    signature): libpto reads past them, strings and nested parentheses too,
+    and the kernel runs as without them."""
+    lines = []
+    for i, line in enumerate(stubs.fixture_text("add.pto").splitlines()):
+        if line.lstrip().startswith(("pto.", "%")):
+            line += f' loc("models/m.py":{i}:5)' if i % 2 else ' loc(callsite("a(b).py":1:2 at "c.py":3:4))'
+        lines.append(line)
+    text = "\n".join(lines)
+    assert text.count("loc(") > 10
+    prog = pto.Program(text, name="located.pto")
+    rng = np.random.default_rng(5)
+    x, y = rng.standard_normal((16, 16), dtype=np.float32), rng.standard_normal((16, 16), dtype=np.float32)
+    out = np.zeros((16, 16), np.float32)
+    prog(x=x, y=y, out=out)
+    assert np.array_equal(out, x + y)
+    # An identifier ending in "loc" is still an identifier: the error names it.
+    with pytest.raises(pto.ProgramError, match="myloc"):
+        pto.Program(text.replace("pto.tadd ins", "myloc(1) pto.tadd ins"), name="bad.pto")

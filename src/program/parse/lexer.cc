@@ -42,9 +42,36 @@ void Lexer::SkipSpaceAndComments() {
     } else if (c == '#' && !IsIdentStart(Peek(1))) {
       // "# text" (the pages' comment lines); "#pto<...>" is an attribute.
       while (pos_ < text_.size() && Peek() != '\n') Advance();
+    } else if (AtLocation()) {
+      // MLIR's source location after an operation, loc("file.py":12:5) as
+      // PyPTO writes them: metadata, skipped whole (strings and nested
+      // parentheses included).
+      SkipLocation();
     } else {
       return;
     }
+  }
+}
+
+bool Lexer::AtLocation() const {
+  if (text_.compare(pos_, 4, "loc(") != 0) return false;
+  return pos_ == 0 || !IsIdentChar(text_[pos_ - 1]);
+}
+
+void Lexer::SkipLocation() {
+  Advance(4);
+  int depth = 1;
+  while (pos_ < text_.size() && depth > 0) {
+    const char c = Peek();
+    if (c == '"') {
+      Advance();
+      while (pos_ < text_.size() && Peek() != '"' && Peek() != '\n') Advance();
+    } else if (c == '(') {
+      ++depth;
+    } else if (c == ')') {
+      --depth;
+    }
+    Advance();
   }
 }
 

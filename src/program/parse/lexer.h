@@ -66,6 +66,10 @@ class Lexer {
   // A number's characters (Next): *kind kInt or kFloat; false for 0x
   // without hex digits.
   bool SkipNumber(char c, Tok* kind);
+  // An MLIR source location, loc(...), starts here (not inside a longer
+  // identifier); SkipLocation consumes it to its balanced ')'.
+  bool AtLocation() const;
+  void SkipLocation();
 
   std::string_view text_;
   size_t pos_ = 0;

@@ -114,8 +114,11 @@ def run_model(path: str, platform: str = _harness.DEFAULT_PLATFORM, workers: Opt
     golden = require("golden")
     runtime_extra: Dict[str, Any] = {} if workers is None else {"workers": workers}
     calls: List[Any] = []
-    saved_argv = sys.argv
+    saved_argv, saved_path = sys.argv, list(sys.path)
     sys.argv = [str(model)] + (argv if argv is not None else ["-p", platform])
+    # As `python MODEL.py` does: the model's directory first on the path (its
+    # sibling modules import by their names).
+    sys.path.insert(0, str(model.resolve().parent))
     try:
         with _harness_replaced(golden, calls, runtime_extra, compile_only):
             try:
@@ -126,6 +129,7 @@ def run_model(path: str, platform: str = _harness.DEFAULT_PLATFORM, workers: Opt
                 return calls
     finally:
         sys.argv = saved_argv
+        sys.path[:] = saved_path
     if calls:
         return calls
     return [_from_definitions(model, namespace, platform, runtime_extra, compile_only)]
