@@ -197,6 +197,45 @@ static void test_shift_tails(void **state) {
     print_message("[bitwise] %zu scalar-shift elements over rows of 1..40 on every target (whole tiles and regions)\n", t.checked);
 }
 
+/* tfmod on INT32 over whole vectors (a 9 x 67 region of 9 x 70 tiles: full
+ * vectors and a tail on every target): random dividends and divisors, among
+ * them 0, -1, 1, INT32_MIN and INT32_MAX on both sides, against the
+ * reference's truncated remainder. */
+static void int32_fmod_body(void *ctx, size_t target_index, const char *target) {
+    size_t *checked = ctx;
+    rng r = {0x5EED0F00u + target_index};
+    static const int32_t kEdges[] = {0, -1, 1, INT32_MIN, INT32_MAX, 7, -7, 65536};
+    pto_tile *d = tile_new(PTO_INT32, 9, 70, 9, 67), *a = tile_new(PTO_INT32, 9, 70, 9, 67);
+    pto_tile *b = tile_new(PTO_INT32, 9, 70, 9, 67);
+    for (uint32_t i = 0; i < 9; ++i)
+        for (uint32_t j = 0; j < 67; ++j) {
+            const uint32_t pick = rng_next(&r);
+            uint32_t x = rng_next(&r), y = rng_next(&r);
+            if (pick % 5 == 0) x = (uint32_t)kEdges[(pick >> 8) % COUNT(kEdges)];
+            if (pick % 7 == 0) y = (uint32_t)kEdges[(pick >> 16) % COUNT(kEdges)];
+            if (pick % 3 == 0) y >>= (pick >> 24) % 31; /* small divisors too */
+            tile_put(a, i, j, x), tile_put(b, i, j, y);
+        }
+    expect_status(pto_tfmod(d, a, b), PTO_OK, "pto_tfmod");
+    for (uint32_t i = 0; i < 9; ++i)
+        for (uint32_t j = 0; j < 67; ++j) {
+            const uint64_t want = ref_tfmod(PTO_INT32, tile_get(a, i, j), tile_get(b, i, j));
+            if (tile_get(d, i, j) != want)
+                fail_msg("tfmod int32 on %s, (%u,%u): %d fmod %d = %d, want %d", target, i, j,
+                         (int32_t)tile_get(a, i, j), (int32_t)tile_get(b, i, j), (int32_t)tile_get(d, i, j),
+                         (int32_t)want);
+            ++*checked;
+        }
+    TILES_DESTROY(d, a, b);
+}
+
+static void test_int32_fmod(void **state) {
+    (void)state;
+    size_t checked = 0;
+    for_each_target("tfmod int32 over whole vectors", int32_fmod_body, &checked);
+    print_message("[bitwise] %zu int32 tfmod elements on every target\n", checked);
+}
+
 /* A refusal under the profile, with the status and nothing written. */
 static void expect_refused(pto_profile p, pto_status want, pto_status got, pto_tile *dst, uint64_t *before,
                            const char *what) {
@@ -446,6 +485,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edge_values),
         cmocka_unit_test(test_shift_tails),
+        cmocka_unit_test(test_int32_fmod),
         cmocka_unit_test(test_profile_rules),
         cmocka_unit_test(test_program_forms),
         cmocka_unit_test(test_a5_wide_shift_counts),

@@ -345,6 +345,31 @@ HWY_INLINE T TruncatedRemainder(T x, T y) {
   return static_cast<T>(x % y);
 }
 
+#if HWY_HAVE_FLOAT64 && HWY_TARGET != HWY_SCALAR
+// TruncatedRemainder of int32 lanes in double lanes, a half vector at a
+// time: x and y are exact there, trunc(x / y) is the truncated quotient
+// (x / y rounds to within |x / y| 2^-53 < 2^-22 / |y| of the true quotient,
+// nearer than its distance 1 / |y| to any other integer, so it never rounds
+// across one), and x - q y is exact (|q y| <= |x| < 2^31). y = 0 gives x,
+// y = -1 gives 0 (INT32_MIN's quotient would not fit), as TruncatedRemainder
+// does: both divide by 1 here.
+template <class D>
+HWY_INLINE hn::Vec<D> Int32RemainderInDouble(D d, hn::Vec<D> x, hn::Vec<D> y) {
+  const hn::Half<D> dh;
+  const hn::Rebind<double, decltype(dh)> dd;
+  const hn::Mask<D> by_zero = hn::Eq(y, hn::Zero(d));
+  const hn::Vec<D> one = hn::Set(d, 1);
+  const hn::Vec<D> divisor = hn::IfThenElse(hn::Or(by_zero, hn::Eq(y, hn::Set(d, -1))), one, y);
+  const auto half = [&](hn::Vec<decltype(dh)> xh, hn::Vec<decltype(dh)> yh) {
+    const hn::Vec<decltype(dd)> xd = hn::PromoteTo(dd, xh), yd = hn::PromoteTo(dd, yh);
+    return hn::DemoteTo(dh, hn::NegMulAdd(hn::Trunc(hn::Div(xd, yd)), yd, xd));
+  };
+  const auto low = half(hn::LowerHalf(dh, x), hn::LowerHalf(dh, divisor));
+  const auto high = half(hn::UpperHalf(dh, x), hn::UpperHalf(dh, divisor));
+  return hn::IfThenElse(by_zero, x, hn::Combine(d, high, low));
+}
+#endif
+
 #if HWY_HAVE_FLOAT64
 // |x| fmod |y| for float32 values in double lanes (ax >= 0, ay > 0 finite),
 // exact: r = ax, then r -= q Y until r < ay, Y = ay 2^k and q the truncated
@@ -484,6 +509,11 @@ struct TFmodOp : InLanes<ComputeTag> {
   }
   template <class D, HWY_IF_NOT_FLOAT_D(D)>
   HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
+#if HWY_HAVE_FLOAT64 && HWY_TARGET != HWY_SCALAR
+    if constexpr (hwy::IsSame<hn::TFromD<D>, int32_t>() && hn::MaxLanes(D()) >= 2) {
+      return Int32RemainderInDouble(d, x, y);
+    }
+#endif
     return EachLane(d, x, y, [](auto a, auto b) { return TruncatedRemainder(a, b); });
   }
 };
