@@ -134,6 +134,36 @@ static pto_status allocate(pto_mpi *m, size_t size) {
     return s;
 }
 
+/* The window in the reserved addresses: allocated (shared memory on one
+ * node), its model checked, zeroed, locked for every rank's access, every
+ * rank past it; freed again after an error. */
+static pto_status open_window(pto_mpi *m, size_t size) {
+    m->bases = calloc((size_t)m->ranks, sizeof(*m->bases));
+    m->win = MPI_WIN_NULL;
+    pto_mpi_lock_();
+    m->shared = one_node(m);
+    pto_status s = allocate(m, size);
+    const int allocated = s == PTO_OK;
+    int *model = NULL, flag = 0;
+    if (s == PTO_OK) {
+        MPI_Win_get_attr(m->win, MPI_WIN_MODEL, &model, &flag);
+        if (!flag || *model != MPI_WIN_UNIFIED)
+            s = pto_mpi_fail_(PTO_ERR_INVALID_ARGUMENT,
+                     "pto_mpi_window_create: MPI's window model is not MPI_WIN_UNIFIED (the "
+                     "window's memory and its public copy would differ)");
+    }
+    if (s == PTO_OK) {
+        memset(m->base, 0, size + PTO_MPI_CONTROL_BYTES);
+        s = pto_mpi_check_(MPI_Win_lock_all(MPI_MODE_NOCHECK, m->win), "MPI_Win_lock_all");
+    }
+    if (s == PTO_OK)
+        s = pto_mpi_check_(MPI_Barrier(m->comm), "MPI_Barrier");
+    if (s != PTO_OK && allocated)
+        MPI_Win_free(&m->win);
+    pto_mpi_unlock_();
+    return s;
+}
+
 static pto_status window_create(MPI_Comm comm, size_t bytes, pto_mpi **out) {
     if (out == NULL)
         return pto_mpi_fail_(PTO_ERR_NULL_ARGUMENT, "pto_mpi_window_create: out is NULL");
@@ -199,29 +229,7 @@ static pto_status window_create(MPI_Comm comm, size_t bytes, pto_mpi **out) {
         free(m);
         return s;
     }
-    m->bases = calloc((size_t)m->ranks, sizeof(*m->bases));
-    m->win = MPI_WIN_NULL;
-    pto_mpi_lock_();
-    m->shared = one_node(m);
-    s = allocate(m, size);
-    const int allocated = s == PTO_OK;
-    int *model = NULL, flag = 0;
-    if (s == PTO_OK) {
-        MPI_Win_get_attr(m->win, MPI_WIN_MODEL, &model, &flag);
-        if (!flag || *model != MPI_WIN_UNIFIED)
-            s = pto_mpi_fail_(PTO_ERR_INVALID_ARGUMENT,
-                     "pto_mpi_window_create: MPI's window model is not MPI_WIN_UNIFIED (the "
-                     "window's memory and its public copy would differ)");
-    }
-    if (s == PTO_OK) {
-        memset(m->base, 0, size + PTO_MPI_CONTROL_BYTES);
-        s = pto_mpi_check_(MPI_Win_lock_all(MPI_MODE_NOCHECK, m->win), "MPI_Win_lock_all");
-    }
-    if (s == PTO_OK)
-        s = pto_mpi_check_(MPI_Barrier(m->comm), "MPI_Barrier");
-    if (s != PTO_OK && allocated)
-        MPI_Win_free(&m->win);
-    pto_mpi_unlock_();
+    s = open_window(m, size);
     if (s == PTO_OK) {
         const pto_comm_transport t = pto_mpi_transport_(m);
         if (pto_comm_set_transport(&t) != PTO_OK) {
