@@ -161,6 +161,16 @@ static void test_mgather_rules(void **state) {
         expect_status(pto_mgather(dst, table, 16, PTO_INT32, f, E), PTO_ERR_UNSUPPORTED_DTYPE, "FLOAT32 indices");
         expect_status(pto_mgather(dst, table, SIZE_MAX / 2, PTO_INT32, idx, E), PTO_ERR_INVALID_ARGUMENT, "huge table");
         expect_status(pto_mgather(dst, table, 16, PTO_FLOAT32, idx, E), PTO_ERR_DTYPE_MISMATCH, "table_dtype FLOAT32");
+        /* A table_dtype outside the enum is compared and quoted as the int it
+         * is (never loaded as a pto_dtype: UBSan's enum check), in every form. */
+        expect_status(pto_mgather(dst, table, 16, (pto_dtype)100, idx, E), PTO_ERR_DTYPE_MISMATCH, "table_dtype 100");
+        assert_non_null(strstr(pto_last_error(), "table_dtype 100 is not"));
+        expect_status(pto_mscatter(table, 16, (pto_dtype)-7, dst, idx, E), PTO_ERR_DTYPE_MISMATCH, "table_dtype -7");
+        expect_status(pto_mgather_oob(dst, table, 16, (pto_dtype)100, idx, E, PTO_GATHER_OOB_CLAMP),
+                      PTO_ERR_DTYPE_MISMATCH, "mgather_oob table_dtype 100");
+        expect_status(pto_mscatter_ex(table, 16, (pto_dtype)1000, dst, idx, E, PTO_SCATTER_ATOMIC_NONE,
+                                      PTO_SCATTER_OOB_SKIP),
+                      PTO_ERR_DTYPE_MISMATCH, "mscatter_ex table_dtype 1000");
         expect_status(pto_mgather(dst, pto_tile_data(dst), 8, PTO_INT32, idx, E), PTO_ERR_ALIASING, "table is dst");
         expect_status(pto_mgather(dst, pto_tile_data(idx), 8, PTO_INT32, idx, E), PTO_ERR_ALIASING, "table is indices");
         expect_status(pto_mgather(dst, table, 16, PTO_INT32, dst, E), PTO_ERR_ALIASING, "indices is dst");

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <initializer_list>
@@ -137,8 +138,13 @@ pto_status CheckGlobal(const char* function, const char* tile_name, bool gather,
             PTO_ERR_INVALID_ARGUMENT,
             "table_elements %zu of %zu bytes each run past the end of the address space",
             table.elements, element);
-  v.Require(table.dtype == t->dtype, PTO_ERR_DTYPE_MISMATCH, "table_dtype %s is not %s's %s",
-            pto_dtype_string(table.dtype), tile_name, pto_dtype_string(t->dtype));
+  char raw[16];
+  snprintf(raw, sizeof raw, "%d", table.dtype);
+  const bool known = table.dtype >= 0 && table.dtype < static_cast<int>(kDtypeCount);
+  v.Require(table.dtype == static_cast<int>(t->dtype), PTO_ERR_DTYPE_MISMATCH,
+            "table_dtype %s is not %s's %s",
+            known ? pto_dtype_string(static_cast<pto_dtype>(table.dtype)) : raw, tile_name,
+            pto_dtype_string(t->dtype));
   if (!v.ok()) return v.status();
   v.Require(!BytesOverlap(table.data, table_bytes, t->data, TileBytes(t)), PTO_ERR_ALIASING,
             "the table overlaps %s's storage", tile_name);
@@ -303,7 +309,8 @@ extern "C" {
 
 pto_status pto_mgather(pto_tile* dst, const void* table, size_t table_elements,
                        pto_dtype table_dtype, const pto_tile* indices, pto_coalesce coalesce) {
-  const pto::ops::GlobalTable t = {const_cast<void*>(table), table_elements, table_dtype};
+  const pto::ops::GlobalTable t = {const_cast<void*>(table), table_elements,
+                                   pto::RawEnumValue(table_dtype)};
   const pto_status status =
       pto::ops::CheckMgather(dst, t, indices, pto::RawEnumValue(coalesce), pto::CurrentProfile());
   if (status != PTO_OK) return status;
@@ -313,7 +320,7 @@ pto_status pto_mgather(pto_tile* dst, const void* table, size_t table_elements,
 
 pto_status pto_mscatter(void* table, size_t table_elements, pto_dtype table_dtype,
                         const pto_tile* src, const pto_tile* indices, pto_coalesce coalesce) {
-  const pto::ops::GlobalTable t = {table, table_elements, table_dtype};
+  const pto::ops::GlobalTable t = {table, table_elements, pto::RawEnumValue(table_dtype)};
   const pto_status status =
       pto::ops::CheckMscatter(t, src, indices, pto::RawEnumValue(coalesce), pto::CurrentProfile());
   if (status != PTO_OK) return status;
@@ -329,7 +336,8 @@ pto_status pto_mgather_oob(pto_tile* dst, const void* table, size_t table_elemen
   pto::ops::GlobalModes modes;
   modes.function = "pto_mgather_oob";
   modes.oob = pto::RawEnumValue(oob);
-  pto::ops::GlobalTable t = {const_cast<void*>(table), table_elements, table_dtype};
+  pto::ops::GlobalTable t = {const_cast<void*>(table), table_elements,
+                             pto::RawEnumValue(table_dtype)};
   if (modes.oob >= 0 && modes.oob < 4) t.oob = modes.oob;  // numbered as GlobalTable's
   const int co = pto::RawEnumValue(coalesce);
   const pto_status status = pto::ops::CheckMgather(dst, t, indices, co, pto::CurrentProfile(), modes);
@@ -347,7 +355,7 @@ pto_status pto_mscatter_ex(void* table, size_t table_elements, pto_dtype table_d
   modes.function = "pto_mscatter_ex";
   modes.oob = pto::RawEnumValue(oob);
   modes.atomic = pto::RawEnumValue(atomic);
-  pto::ops::GlobalTable t = {table, table_elements, table_dtype};
+  pto::ops::GlobalTable t = {table, table_elements, pto::RawEnumValue(table_dtype)};
   if (modes.oob >= 0 && modes.oob < 4) t.oob = kOob[modes.oob];
   const int co = pto::RawEnumValue(coalesce);
   const pto_status status = pto::ops::CheckMscatter(t, src, indices, co, pto::CurrentProfile(), modes);

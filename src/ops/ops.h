@@ -350,7 +350,9 @@ void RunTMatmulMxHif4(const Operands& o);
 struct GlobalTable {
   void* data;
   size_t elements;
-  pto_dtype dtype;
+  // table_dtype as the caller passed it: any int (RawEnumValue), so that a
+  // value outside the enum is compared and quoted, never loaded as one.
+  int dtype;
   // What an index past the table does: the C functions' kOobRefuse, or a
   // program's gatherOob / scatterOob mode (the pages' GatherOOB and
   // ScatterOOB: the index clamped to the last, taken modulo the capacity,
