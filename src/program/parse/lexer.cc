@@ -42,10 +42,35 @@ void Lexer::SkipSpaceAndComments() {
     } else if (c == '#' && !IsIdentStart(Peek(1))) {
       // "# text" (the pages' comment lines); "#pto<...>" is an attribute.
       while (pos_ < text_.size() && Peek() != '\n') Advance();
+    } else if (AtLocation()) {
+      // MLIR's location of an operation, `loc("model.py":107:13)` (PyPTO
+      // writes one after each operation it generates): where the operation
+      // came from, nothing the program means. Skipped to its closing
+      // parenthesis; strings inside may hold parentheses.
+      Advance(3);  // "loc"; the loop starts at its '('
+      int depth = 0;
+      do {
+        const char d = Peek();
+        if (d == '"') {
+          Advance();
+          while (pos_ < text_.size() && Peek() != '"' && Peek() != '\n') Advance(Peek() == '\\' ? 2 : 1);
+        } else if (d == '(') {
+          ++depth;
+        } else if (d == ')') {
+          --depth;
+        } else if (d == '\n') {
+          return;  // an unterminated location: the parser reports what follows
+        }
+        Advance();
+      } while (depth > 0 && pos_ < text_.size());
     } else {
       return;
     }
   }
+}
+
+bool Lexer::AtLocation() const {
+  return text_.compare(pos_, 4, "loc(") == 0 && (pos_ == 0 || !IsNameChar(text_[pos_ - 1]));
 }
 
 bool Lexer::SkipAngleBody() {

@@ -56,6 +56,7 @@ class Lexer {
 
  private:
   void SkipSpaceAndComments();
+  bool AtLocation() const;
   char Peek(size_t ahead = 0) const {
     return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
   }
