@@ -63,6 +63,16 @@
  *    sentence, for the calling thread, naming the function, the operand and the
  *    rule that failed.
  *  - No call aborts, asserts, prints or exits on bad input.
+ *  - Indices, offsets, counts and byte sizes (index_row, index_col, an
+ *    element index, a placement offset, nbytes, count, table_elements, a
+ *    program's scalar indices, offsets and strides) are checked without
+ *    overflow: where a sum or product of the caller's number with a shape
+ *    or an element size does not fit, the number is out of range
+ *    (PTO_ERR_OUT_OF_RANGE, or the status the function's text names) and
+ *    nothing is written. SIZE_MAX, SIZE_MAX - 1, 2^63 and 2^32 are refused
+ *    exactly as the bound + 1 is. A byte count of caller memory (a text's
+ *    length, a bound pointer's nbytes, a table's bytes) that runs past the
+ *    end of the address space is PTO_ERR_INVALID_ARGUMENT.
  *  - Distinct tiles may be used concurrently from any threads. A tile that one
  *    thread writes must not be used by another thread at the same time. The
  *    same holds for storage: bytes that one thread writes (through any tile or

@@ -1,4 +1,5 @@
 #include "alloc.h"
+#include "checked.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,7 +26,10 @@ void* AllocateZeroed(size_t bytes) {
   const size_t attempt = attempts.fetch_add(1) + 1;
   const size_t target = fail_at.load();
   if (target != 0 && attempt == target) return nullptr;
-  const size_t rounded = (bytes + 63) & ~static_cast<size_t>(63);
+  // A size whose rounding up would wrap is no allocation (checked.h).
+  size_t rounded = 0;
+  if (!AddFits(bytes, size_t{63}, &rounded)) return nullptr;
+  rounded &= ~static_cast<size_t>(63);
   const bool huge = rounded >= kHugeFrom && rounded <= SIZE_MAX - kHugePage;
   const size_t align = huge ? kHugePage : 64;
   const size_t size = (rounded + align - 1) & ~(align - 1);

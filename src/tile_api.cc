@@ -7,6 +7,7 @@
 
 #include "alloc.h"
 #include "buffer.h"
+#include "checked.h"
 #include "error.h"
 #include "float_env.h"
 #include "kernels/kernels.h"
@@ -191,8 +192,8 @@ pto_status pto_tile_create_at(pto_dtype dtype, uint32_t rows, uint32_t cols, pto
   v.Require(address % element_size == 0, PTO_ERR_INVALID_ARGUMENT,
             "offset %zu puts the tile at address %p, not a multiple of its %zu-byte element size",
             offset, reinterpret_cast<void*>(address), element_size)
-      // offset + bytes <= size, written so that nothing can overflow.
-      .Require(offset <= buffer->size && bytes <= buffer->size - offset, PTO_ERR_OUT_OF_RANGE,
+      // offset + bytes <= size, without a sum that could wrap (checked.h).
+      .Require(pto::SpanInside(offset, bytes, buffer->size), PTO_ERR_OUT_OF_RANGE,
                "a %ux%u tile of %zu bytes at offset %zu does not fit in the %zu-byte buffer", rows,
                cols, bytes, offset, buffer->size);
   if (!v.ok()) return v.status();

@@ -887,6 +887,64 @@ static void test_tmov_fp_cast(void **state) {
     TILES_DESTROY(acc, iacc, idst, fp, d8, d32);
 }
 
+/* Indices near SIZE_MAX: the window's start plus its extent wraps, and a
+ * check written as a sum passed it. pto_tinsert_fp with index_row SIZE_MAX
+ * - 1 into a vec tile placed in the middle of caller memory (the bytes
+ * before and after it are guards) and pto_textract_fp with index_row
+ * SIZE_MAX from an acc tile under a scalar configuration: each is
+ * PTO_ERR_OUT_OF_RANGE, and no byte of the caller's memory, of dst or of
+ * the guards changes. */
+static void test_fp_index_overflow(void **state) {
+    (void)state;
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    enum { kOffset = 1536, kBytes = 4096 };
+    unsigned char *memory = malloc(kBytes), *before = malloc(kBytes);
+    assert_non_null(memory);
+    assert_non_null(before);
+    memset(memory, 0xAB, kBytes);
+    memcpy(before, memory, kBytes);
+    pto_buffer *buffer = NULL;
+    assert_int_equal(pto_buffer_wrap(memory, kBytes, &buffer), PTO_OK);
+    pto_tile *dst = NULL;
+    assert_int_equal(pto_tile_create_at(PTO_HIFLOAT8, 32, 48, buffer, kOffset, &dst), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(dst, 3, 33), PTO_OK);
+    pto_tile *acc = cube(PTO_FLOAT32, 16, 32, PTO_LOC_ACC, PTO_LAYOUT_NZ);
+    assert_int_equal(pto_tile_set_valid(acc, 16, 29), PTO_OK);
+    pto_tile *fp = cube(PTO_FLOAT16, 1, 32, PTO_LOC_SCALING, PTO_LAYOUT_ND);
+    assert_int_equal(pto_tile_set_valid(fp, 1, 29), PTO_OK);
+    static const size_t kRows[] = {SIZE_MAX - 1, SIZE_MAX, SIZE_MAX - 15, (size_t)1 << 63, 33};
+    for (size_t k = 0; k < sizeof kRows / sizeof kRows[0]; ++k) {
+        expect_status(pto_tinsert_fp(dst, acc, fp, kRows[k], 13), PTO_ERR_OUT_OF_RANGE,
+                      "tinsert_fp at a row whose sum with src's rows wraps");
+        expect_status(pto_tinsert_fp(dst, acc, fp, 0, kRows[k]), PTO_ERR_OUT_OF_RANGE,
+                      "tinsert_fp at a col whose sum with src's cols wraps");
+        assert_memory_equal(memory, before, kBytes);
+    }
+    /* The bound itself still fits: src's 16 rows end at dst's 32nd. */
+    expect_status(pto_tinsert_fp(dst, acc, fp, 16, 13), PTO_OK, "tinsert_fp at the last rows");
+    assert_memory_equal(memory, before, kOffset);
+    assert_memory_equal(memory + kOffset + 32 * 48, before + kOffset + 32 * 48, kBytes - kOffset - 32 * 48);
+
+    assert_int_equal(pto_set_quant_scalar(1.0f, PTO_BFLOAT16), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    pto_tile *mat = cube(PTO_BFLOAT16, 16, 16, PTO_LOC_MAT, PTO_LAYOUT_NZ);
+    pto_tile *src = cube(PTO_FLOAT32, 16, 32, PTO_LOC_ACC, PTO_LAYOUT_NZ);
+    uint64_t *kept = tile_snapshot(mat);
+    for (size_t k = 0; k < sizeof kRows / sizeof kRows[0]; ++k) {
+        expect_status(pto_textract_fp(mat, src, NULL, kRows[k], 13), PTO_ERR_OUT_OF_RANGE,
+                      "textract_fp from a row whose sum with dst's rows wraps");
+        expect_status(pto_textract_fp(mat, src, NULL, 0, kRows[k]), PTO_ERR_OUT_OF_RANGE,
+                      "textract_fp from a col whose sum with dst's cols wraps");
+        assert_tile_unchanged(mat, kept, "refused textract_fp");
+    }
+    expect_status(pto_textract_fp(mat, src, NULL, 0, 16), PTO_OK, "textract_fp at the last cols");
+    free(kept);
+    TILES_DESTROY(dst, acc, fp, mat, src);
+    pto_buffer_destroy(buffer);
+    free(memory);
+    free(before);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tmov_fp_values), cmocka_unit_test(test_extract_insert_fp),
@@ -895,7 +953,7 @@ int main(void) {
         cmocka_unit_test(test_program_pipes),  cmocka_unit_test(test_program_rules),
         cmocka_unit_test(test_program_tstore_fp), cmocka_unit_test(test_program_relu_layouts),
         cmocka_unit_test(test_tmov_fp_relu_negative_scale), cmocka_unit_test(test_program_tstore_relu),
-        cmocka_unit_test(test_tmov_fp_cast),
+        cmocka_unit_test(test_tmov_fp_cast), cmocka_unit_test(test_fp_index_overflow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

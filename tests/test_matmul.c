@@ -78,15 +78,16 @@ typedef struct {
     uint32_t pad; /* extra rows and columns of every tile beyond its valid region */
 } mkn;
 
-/* One element; every row remainder of the 4-row blocks with 1, 2 and 3
- * vectors' worth of columns and a lane tail; padded tiles; K = 0; one that
- * crosses every block of the narrow types' widening (32 rows, 64 k, 128 cols)
- * and one that crosses float32's cache panels (256 k, 256 cols) with a
- * remainder in both. */
+/* One element; every row remainder of the register blocks (4, 6 and 8
+ * rows, by target) with 1, 2 and 3 vectors' worth of columns and a lane
+ * tail (the last columns' zero-padded strip); padded tiles; K = 0; one that
+ * crosses every block of the narrow types' widening (32 rows, 64 k, 128
+ * cols), one that crosses float32's cache panels (256 k, 256 cols) with a
+ * remainder in both, and one that crosses its chunks of 256 rows. */
 static const mkn kShapes[] = {
-    {1, 1, 1, 0},  {3, 5, 7, 0},   {4, 16, 16, 0}, {5, 33, 17, 2}, {6, 9, 40, 1},
-    {7, 64, 33, 3}, {17, 31, 48, 0}, {2, 0, 9, 1},  {9, 128, 5, 0},  {37, 70, 130, 1},
-    {6, 300, 270, 1},
+    {1, 1, 1, 0},   {3, 5, 7, 0},     {4, 16, 16, 0}, {5, 33, 17, 2},  {6, 9, 40, 1},
+    {7, 64, 33, 3}, {17, 31, 48, 0},  {2, 0, 9, 1},   {9, 128, 5, 0},  {37, 70, 130, 1},
+    {6, 300, 270, 1}, {15, 40, 70, 1}, {23, 19, 100, 0}, {262, 9, 35, 0},
 };
 
 typedef struct {

@@ -70,6 +70,12 @@ def check_programs(opts):
     timed = re.findall(rf"^  (pto_\S+) .* +({NUM})$", moves, re.M)
     assert len(timed) == 7 and all(float(us) > 0 for _, us in timed), moves
 
+    roof = run(opts.roofline, "--rounds", "1", "--mib", "16")
+    bounds = {(name, cores): float(v) for name, cores, v in re.findall(rf"^bound (\S+) ([12]) ({NUM})$", roof, re.M)}
+    for name in ("fma_registers_gflops", "fma_block4_gflops", "fma_block8_gflops", "read_gbs"):
+        assert bounds.get((name, "1"), 0) > 0, roof
+    run(opts.roofline, "--rounds", "0", expect=2)
+
 
 def script_blocker():
     flags = open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else ""
@@ -125,7 +131,7 @@ def check_scripts(lib):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for name in ("--lib", "--pow-chain", "--pow-hard-lanes", "--pow-worst-region", "--one-element-calls",
-                 "--mode-read-cost", "--small-tile-rows", "--cube-moves"):
+                 "--mode-read-cost", "--small-tile-rows", "--cube-moves", "--roofline"):
         parser.add_argument(name, required=True)
     opts = parser.parse_args()
     check_programs(opts)

@@ -49,6 +49,13 @@ def main():
     shapes = SHAPES + [(int(n),) * 3 for n in args.squares.split(",") if n]
     rng = np.random.default_rng(1)
     print(f"libpto {pto.__version__}, target {pto.simd_target()}; numpy {np.__version__}")
+    try:  # which BLAS library and kernel numpy runs, and on how many threads
+        from threadpoolctl import threadpool_info
+        for pool in threadpool_info():
+            print(f"  {pool.get('internal_api')} {pool.get('version')}, kernel "
+                  f"{pool.get('architecture')}, {pool.get('num_threads')} thread(s)")
+    except ImportError:
+        print("  (threadpoolctl not installed: numpy.show_config() names the BLAS)")
     print(f"{'M x K x N':>16} {'libpto us':>10} {'GFLOP/s':>8} {'numpy us':>10} {'GFLOP/s':>8} "
           f"{'ratio':>6}  bound")
     cases = [(m, k, n, False) for m, k, n in shapes]

@@ -78,79 +78,179 @@ HWY_INLINE void RowStep(D d, T a, hn::Vec<D> b0, hn::Vec<D> b1, hn::Vec<D>& c0,
   if constexpr (kVecs > 1) c1 = StepOf(d, av, b1, c1);
 }
 
-// kRows (1 to 4) rows x kVecs (1 or 2) vectors of dst: the chains over every
-// k, seeded by dst's values there. The accumulators are named, not an array:
-// SVE's vectors cannot be array elements.
-template <size_t kRows, size_t kVecs, class D, typename T>
-HWY_INLINE void Block(D d, size_t k_count, T* dst, size_t ldd, const T* a, size_t lda, const T* b,
-                      size_t ldb) {
-  static_assert(kRows >= 1 && kRows <= 4 && kVecs >= 1 && kVecs <= 2, "a 4 x 2 block at most");
+// A register block is two quads of up to four rows each, kRows (0 to 4) of
+// a quad's rows used, kVecs (1 or 2) vectors of each: cR0 and cR1 hold row
+// R's chains (named, not an array: SVE's vectors cannot be array elements).
+// Their seeds: dst's values (zeros in unused slots: nothing is read).
+template <size_t kRows, size_t kVecs, class D, typename T, class V = hn::Vec<D>>
+HWY_INLINE void LoadQuad(D d, const T* dst, size_t ldd, V& c00, V& c01, V& c10, V& c11, V& c20,
+                         V& c21, V& c30, V& c31) {
   constexpr bool k2 = kVecs > 1;
   const size_t lanes = hn::Lanes(d);
-  hn::Vec<D> c00 = LoadIf<true>(d, dst, 0), c01 = LoadIf<k2>(d, dst, lanes);
-  hn::Vec<D> c10 = LoadIf<(kRows > 1)>(d, dst, ldd);
-  hn::Vec<D> c11 = LoadIf<(kRows > 1 && k2)>(d, dst, ldd + lanes);
-  hn::Vec<D> c20 = LoadIf<(kRows > 2)>(d, dst, 2 * ldd);
-  hn::Vec<D> c21 = LoadIf<(kRows > 2 && k2)>(d, dst, 2 * ldd + lanes);
-  hn::Vec<D> c30 = LoadIf<(kRows > 3)>(d, dst, 3 * ldd);
-  hn::Vec<D> c31 = LoadIf<(kRows > 3 && k2)>(d, dst, 3 * ldd + lanes);
-  for (size_t k = 0; k < k_count; ++k) {
-    const T* bk = b + k * ldb;
-    const hn::Vec<D> b0 = hn::LoadU(d, bk);
-    const hn::Vec<D> b1 = LoadIf<k2>(d, bk, lanes);
-    RowStep<kVecs>(d, a[k], b0, b1, c00, c01);
-    if constexpr (kRows > 1) RowStep<kVecs>(d, a[lda + k], b0, b1, c10, c11);
-    if constexpr (kRows > 2) RowStep<kVecs>(d, a[2 * lda + k], b0, b1, c20, c21);
-    if constexpr (kRows > 3) RowStep<kVecs>(d, a[3 * lda + k], b0, b1, c30, c31);
-  }
-  StoreIf<true>(d, c00, dst, 0);
-  StoreIf<k2>(d, c01, dst, lanes);
-  StoreIf<(kRows > 1)>(d, c10, dst, ldd);
-  StoreIf<(kRows > 1 && k2)>(d, c11, dst, ldd + lanes);
+  c00 = LoadIf<(kRows > 0)>(d, dst, 0), c01 = LoadIf<(kRows > 0 && k2)>(d, dst, lanes);
+  c10 = LoadIf<(kRows > 1)>(d, dst, ldd), c11 = LoadIf<(kRows > 1 && k2)>(d, dst, ldd + lanes);
+  c20 = LoadIf<(kRows > 2)>(d, dst, 2 * ldd);
+  c21 = LoadIf<(kRows > 2 && k2)>(d, dst, 2 * ldd + lanes);
+  c30 = LoadIf<(kRows > 3)>(d, dst, 3 * ldd);
+  c31 = LoadIf<(kRows > 3 && k2)>(d, dst, 3 * ldd + lanes);
+}
+
+// One k of a quad's chains, a at its first row's element k.
+template <size_t kRows, size_t kVecs, class D, typename T, class V = hn::Vec<D>>
+HWY_INLINE void StepQuad(D d, const T* a, size_t lda, V b0, V b1, V& c00, V& c01, V& c10, V& c11,
+                         V& c20, V& c21, V& c30, V& c31) {
+  if constexpr (kRows > 0) RowStep<kVecs>(d, a[0], b0, b1, c00, c01);
+  if constexpr (kRows > 1) RowStep<kVecs>(d, a[lda], b0, b1, c10, c11);
+  if constexpr (kRows > 2) RowStep<kVecs>(d, a[2 * lda], b0, b1, c20, c21);
+  if constexpr (kRows > 3) RowStep<kVecs>(d, a[3 * lda], b0, b1, c30, c31);
+}
+
+template <size_t kRows, size_t kVecs, class D, typename T, class V = hn::Vec<D>>
+HWY_INLINE void StoreQuad(D d, T* dst, size_t ldd, V c00, V c01, V c10, V c11, V c20, V c21,
+                          V c30, V c31) {
+  constexpr bool k2 = kVecs > 1;
+  const size_t lanes = hn::Lanes(d);
+  StoreIf<(kRows > 0)>(d, c00, dst, 0), StoreIf<(kRows > 0 && k2)>(d, c01, dst, lanes);
+  StoreIf<(kRows > 1)>(d, c10, dst, ldd), StoreIf<(kRows > 1 && k2)>(d, c11, dst, ldd + lanes);
   StoreIf<(kRows > 2)>(d, c20, dst, 2 * ldd);
   StoreIf<(kRows > 2 && k2)>(d, c21, dst, 2 * ldd + lanes);
   StoreIf<(kRows > 3)>(d, c30, dst, 3 * ldd);
   StoreIf<(kRows > 3 && k2)>(d, c31, dst, 3 * ldd + lanes);
 }
 
-// kRows rows of dst, every column: blocks of two vectors, then one, then
-// the last columns in one-lane vectors.
-template <size_t kRows, typename T>
-HWY_INLINE void Rows(size_t k_count, size_t n, T* dst, size_t ldd, const T* a, size_t lda,
-                     const T* b, size_t ldb) {
-  const hn::ScalableTag<T> d;
+// kRows (1 to 8) rows x kVecs (1 or 2) vectors of dst: the chains over every
+// k, seeded by dst's values there; b's k-th row at b + k ldb (a packed strip
+// has ldb = its two vectors).
+template <size_t kRows, size_t kVecs, class D, typename T>
+HWY_INLINE void Block(D d, size_t k_count, T* dst, size_t ldd, const T* a, size_t lda, const T* b,
+                      size_t ldb) {
+  static_assert(kRows >= 1 && kRows <= 8 && kVecs >= 1 && kVecs <= 2, "an 8 x 2 block at most");
+  constexpr size_t kLow = kRows < 4 ? kRows : 4, kHigh = kRows - kLow;
   const size_t lanes = hn::Lanes(d);
-  size_t j = 0;
-  for (; j + 2 * lanes <= n; j += 2 * lanes)
-    Block<kRows, 2>(d, k_count, dst + j, ldd, a, lda, b + j, ldb);
-  for (; j + lanes <= n; j += lanes) Block<kRows, 1>(d, k_count, dst + j, ldd, a, lda, b + j, ldb);
-  const hn::CappedTag<T, 1> d1;
-  for (; j < n; ++j) Block<kRows, 1>(d1, k_count, dst + j, ldd, a, lda, b + j, ldb);
+  const size_t high = kHigh > 0 ? 4 : 0;  // the second quad's first row, where there is one
+  hn::Vec<D> c00, c01, c10, c11, c20, c21, c30, c31;  // rows 0-3
+  hn::Vec<D> c40, c41, c50, c51, c60, c61, c70, c71;  // rows 4-7
+  LoadQuad<kLow, kVecs>(d, dst, ldd, c00, c01, c10, c11, c20, c21, c30, c31);
+  LoadQuad<kHigh, kVecs>(d, dst + high * ldd, ldd, c40, c41, c50, c51, c60, c61, c70, c71);
+  for (size_t k = 0; k < k_count; ++k) {
+    const T* bk = b + k * ldb;
+    const hn::Vec<D> b0 = hn::LoadU(d, bk);
+    const hn::Vec<D> b1 = LoadIf<(kVecs > 1)>(d, bk, lanes);
+    StepQuad<kLow, kVecs>(d, a + k, lda, b0, b1, c00, c01, c10, c11, c20, c21, c30, c31);
+    StepQuad<kHigh, kVecs>(d, a + high * lda + k, lda, b0, b1, c40, c41, c50, c51, c60, c61, c70,
+                           c71);
+  }
+  StoreQuad<kLow, kVecs>(d, dst, ldd, c00, c01, c10, c11, c20, c21, c30, c31);
+  StoreQuad<kHigh, kVecs>(d, dst + high * ldd, ldd, c40, c41, c50, c51, c60, c61, c70, c71);
 }
 
-// dst (m x n, row stride ldd, holding the seeds) = the chains over k of the
-// rows of a (m x k_count) and b (k_count x n), all of element type T: every
-// row block of a against the whole of b.
-template <typename T>
-void MatmulPanel(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T* a, size_t lda,
-                 const T* b, size_t ldb) {
+// The register block's rows on this target, the one target-specific choice
+// of the product (its bits do not depend on it: every shape runs the same
+// chains, and the tests run each target's): 8 rows x 2 vectors where there
+// are 32 vector registers and a fused multiply-add (16 accumulators, b's two
+// vectors and a broadcast), 6 on AVX2's 16 registers, and 4 where
+// ExactMulAdd goes through double (SSE4, SSSE3, EMU128, SCALAR: its
+// temporaries need the registers).
+constexpr size_t BlockRows() {
+#if PTO_FUSED_MULADD && (HWY_ARCH_ARM_A64 || HWY_TARGET <= HWY_AVX3)
+  return 8;
+#elif PTO_FUSED_MULADD
+  return 6;
+#else
+  return 4;
+#endif
+}
+
+// f(rows, i) over m rows: blocks of kRows rows at i = 0, kRows, ..., then
+// one block of the m % kRows left (rows a std::integral_constant).
+template <size_t kRows, class F>
+HWY_INLINE void LastRows(size_t rows, size_t i, const F& f) {
+  if (rows == kRows) return f(std::integral_constant<size_t, kRows>(), i);
+  if constexpr (kRows > 1) LastRows<kRows - 1>(rows, i, f);
+}
+template <size_t kRows, class F>
+HWY_INLINE void ForRowBlocks(size_t m, const F& f) {
   size_t i = 0;
-  for (; i + 4 <= m; i += 4) Rows<4>(k_count, n, dst + i * ldd, ldd, a + i * lda, lda, b, ldb);
-  switch (m - i) {
-    case 3: return Rows<3>(k_count, n, dst + i * ldd, ldd, a + i * lda, lda, b, ldb);
-    case 2: return Rows<2>(k_count, n, dst + i * ldd, ldd, a + i * lda, lda, b, ldb);
-    case 1: return Rows<1>(k_count, n, dst + i * ldd, ldd, a + i * lda, lda, b, ldb);
-    default: return;
+  for (; i + kRows <= m; i += kRows) f(std::integral_constant<size_t, kRows>(), i);
+  if constexpr (kRows > 1) {
+    if (i < m) LastRows<kRows - 1>(m - i, i, f);
   }
 }
 
-// Cache blocks: b in panels of kPanelK rows by kPanelN columns (256 KiB of
-// float32, held in the second-level cache while every row block of a passes
-// over it; a row block's 4 x kPanelK elements of a stay in the first). The
-// panels of k are taken in order, each resuming the chains from the values
-// the previous one left in dst (float32 or int32 already: exact), so every
-// chain's order is still the plain loop's.
-constexpr size_t kPanelK = 256, kPanelN = 256;
+// k of b's packed strips: kStripK rows of two vectors, 32 KiB at most (256
+// rows of two AVX-512 vectors of float32), held in the first-level cache
+// while every row block of a passes over it.
+constexpr size_t kStripK = HWY_MIN(256, 32768 / (2 * HWY_MAX_BYTES));
+
+// b's k_count (<= kStripK) rows of two vectors from b, one after another, in
+// T: b's own elements, or FLOAT16 / BFLOAT16 ones widened exactly to float32
+// (LoadAs: ToF32's conversion).
+template <class D, typename TB, typename T>
+HWY_INLINE void PackStrip(D d, size_t k_count, const TB* b, size_t ldb, T* strip) {
+  const size_t lanes = hn::Lanes(d);
+  for (size_t k = 0; k < k_count; ++k, b += ldb, strip += 2 * lanes) {
+    hn::Store(LoadAs(d, b), d, strip);
+    hn::Store(LoadAs(d, b + lanes), d, strip + lanes);
+  }
+}
+
+// The same for b's last `cols` columns (fewer than two vectors), each row of
+// the strip filled out with zeros.
+template <class D, typename TB, typename T>
+HWY_INLINE void PackLastStrip(D d, size_t k_count, const TB* b, size_t ldb, size_t cols, T* strip) {
+  const size_t lanes = hn::Lanes(d);
+  TB row[2 * HWY_MAX_BYTES / sizeof(T)] = {};  // zero bits: +0 in every type
+  for (size_t k = 0; k < k_count; ++k, b += ldb, strip += 2 * lanes) {
+    memcpy(row, b, cols * sizeof(TB));
+    hn::Store(LoadAs(d, row), d, strip);
+    hn::Store(LoadAs(d, row + lanes), d, strip + lanes);
+  }
+}
+
+// dst (m x n, row stride ldd, holding the seeds) = the chains over k of the
+// rows of a (m x k_count, k_count <= kStripK) and b (k_count x n), all of
+// element type T. Each two vectors' worth of b's columns are packed into a
+// strip, which every row block of a then reads front to back (b's rows are
+// a page or more apart in a large matrix: read in place, each k of a column
+// block would be another page). The last columns, fewer than two vectors,
+// run as a whole strip padded with zeros, on a copy of their rows of dst
+// whose padding is dropped: the same chains for the columns that exist.
+template <typename T, typename TB = T>
+void MatmulPanel(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T* a, size_t lda,
+                 const TB* b, size_t ldb) {
+  const hn::ScalableTag<T> d;
+  const size_t width = 2 * hn::Lanes(d);
+  constexpr size_t kMaxWidth = 2 * HWY_MAX_BYTES / sizeof(T);
+  HWY_ALIGN T strip[kStripK * kMaxWidth];
+  size_t j = 0;
+  for (; j + width <= n; j += width) {
+    PackStrip(d, k_count, b + j, ldb, strip);
+    ForRowBlocks<BlockRows()>(m, [&](auto rows, size_t i) {
+      Block<decltype(rows)::value, 2>(d, k_count, dst + i * ldd + j, ldd, a + i * lda, lda, strip,
+                                      width);
+    });
+  }
+  if (j == n) return;
+  const size_t cols = n - j;
+  PackLastStrip(d, k_count, b + j, ldb, cols, strip);
+  HWY_ALIGN T seeds[BlockRows() * kMaxWidth] = {};
+  ForRowBlocks<BlockRows()>(m, [&](auto rows, size_t i) {
+    constexpr size_t kRows = decltype(rows)::value;
+    T* out = dst + i * ldd + j;
+    for (size_t r = 0; r < kRows; ++r) memcpy(seeds + r * width, out + r * ldd, cols * sizeof(T));
+    Block<kRows, 2>(d, k_count, seeds, width, a + i * lda, lda, strip, width);
+    for (size_t r = 0; r < kRows; ++r) memcpy(out + r * ldd, seeds + r * width, cols * sizeof(T));
+  });
+}
+
+// Cache blocks: dst in blocks of kChunkM rows by kPanelN columns (256 KiB
+// of float32), held in the second-level cache while the panels of k pass
+// over it: for each, a's kChunkM x kStripK elements (256 KiB on AVX-512,
+// again in the second-level cache) against b's strips. The panels of k are
+// taken in order, each resuming the chains from the values the previous one
+// left in dst (float32 or int32 already: exact), so every chain's order is
+// still the plain loop's.
+constexpr size_t kPanelN = 256, kChunkM = 256;
 
 // kRowsOfB (1 or 4) consecutive k of a one-row product over columns [0,
 // nc): dst(j) = step(a(k+3), b(k+3, j), ... step(a(k), b(k, j), dst(j))),
@@ -204,15 +304,56 @@ void GemvStream(size_t k_count, size_t n, T* dst, const T* a, const T* b, size_t
   }
 }
 
-template <typename T>
-void MatmulTyped(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T* a, size_t lda,
-                 const T* b, size_t ldb) {
-  if (m == 1) return GemvStream<T>(k_count, n, dst, a, b, ldb);
+// FLOAT16 and BFLOAT16 sources, float32 chains: a widened into float32
+// blocks of kNarrowRows x kStripK on the stack (LoadAs: ToF32's exact
+// conversion), b widened as its strips are packed, so that b is read from
+// the tile once per kNarrowRows rows of a and never staged whole (a decode
+// step's M = 16 rows read each weight once). Blocks, panels and chains as
+// float32's: the same bits as widening both first.
+constexpr size_t kNarrowRows = 32;
+
+template <class D, typename TB>
+HWY_INLINE void WidenRows(D d, size_t rows, size_t cols, const TB* a, size_t lda, float* out) {
+  const size_t lanes = hn::Lanes(d);
+  for (size_t r = 0; r < rows; ++r, a += lda, out += cols) {
+    size_t c = 0;
+    for (; c + lanes <= cols; c += lanes) hn::StoreU(LoadAs(d, a + c), d, out + c);
+    if (c == cols) continue;
+    TB rest[HWY_MAX_BYTES / sizeof(float)] = {};
+    memcpy(rest, a + c, (cols - c) * sizeof(TB));
+    HWY_ALIGN float wide[HWY_MAX_BYTES / sizeof(float)];
+    hn::Store(LoadAs(d, rest), d, wide);
+    memcpy(out + c, wide, (cols - c) * sizeof(float));
+  }
+}
+
+// dst = the chains of a and b, whose elements are T's or FLOAT16 / BFLOAT16
+// ones for float32 chains (TS). One row of a streams b (GemvStream); else
+// the cache blocks above, a's narrow elements widened first a block of
+// kNarrowRows x kStripK at a time.
+template <typename T, typename TS = T>
+void MatmulTyped(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const TS* a, size_t lda,
+                 const TS* b, size_t ldb) {
+  constexpr bool kWiden = !std::is_same_v<T, TS>;
+  if constexpr (!kWiden) {
+    if (m == 1) return GemvStream<T>(k_count, n, dst, a, b, ldb);
+  }
+  constexpr size_t kRows = kWiden ? kNarrowRows : kChunkM;
   for (size_t j = 0; j < n; j += kPanelN) {
     const size_t nc = n - j < kPanelN ? n - j : kPanelN;
-    for (size_t k = 0; k < k_count; k += kPanelK) {
-      const size_t kc = k_count - k < kPanelK ? k_count - k : kPanelK;
-      MatmulPanel<T>(m, kc, nc, dst + j, ldd, a + k, lda, b + k * ldb + j, ldb);
+    for (size_t i = 0; i < m; i += kRows) {
+      const size_t mc = m - i < kRows ? m - i : kRows;
+      for (size_t k = 0; k < k_count; k += kStripK) {
+        const size_t kc = k_count - k < kStripK ? k_count - k : kStripK;
+        T* out = dst + i * ldd + j;
+        if constexpr (kWiden) {
+          HWY_ALIGN T wide_a[kNarrowRows * kStripK];
+          WidenRows(hn::ScalableTag<T>(), mc, kc, a + i * lda + k, lda, wide_a);
+          MatmulPanel<T, TS>(mc, kc, nc, out, ldd, wide_a, kc, b + k * ldb + j, ldb);
+        } else {
+          MatmulPanel<T>(mc, kc, nc, out, ldd, a + i * lda + k, lda, b + k * ldb + j, ldb);
+        }
+      }
     }
   }
 }
@@ -225,6 +366,18 @@ void MatmulF32Impl(size_t m, size_t k, size_t n, float* dst, size_t ldd, const f
 void MatmulI32Impl(size_t m, size_t k, size_t n, int32_t* dst, size_t ldd, const int32_t* a,
                    size_t lda, const int32_t* b, size_t ldb) {
   MatmulTyped<int32_t>(m, k, n, dst, ldd, a, lda, b, ldb);
+}
+
+void MatmulF16Impl(size_t m, size_t k, size_t n, float* dst, size_t ldd, const uint16_t* a,
+                   size_t lda, const uint16_t* b, size_t ldb) {
+  MatmulTyped<float>(m, k, n, dst, ldd, reinterpret_cast<const hwy::float16_t*>(a), lda,
+                     reinterpret_cast<const hwy::float16_t*>(b), ldb);
+}
+
+void MatmulBf16Impl(size_t m, size_t k, size_t n, float* dst, size_t ldd, const uint16_t* a,
+                    size_t lda, const uint16_t* b, size_t ldb) {
+  MatmulTyped<float>(m, k, n, dst, ldd, reinterpret_cast<const hwy::bfloat16_t*>(a), lda,
+                     reinterpret_cast<const hwy::bfloat16_t*>(b), ldb);
 }
 
 // Whether INT8 products may take the 8-bit dot products on this target: the
@@ -249,11 +402,15 @@ namespace pto::kernels {
 
 HWY_EXPORT(MatmulF32Impl);
 HWY_EXPORT(MatmulI32Impl);
+HWY_EXPORT(MatmulF16Impl);
+HWY_EXPORT(MatmulBf16Impl);
 HWY_EXPORT(Int8DotTargetImpl);
 
 namespace {
 
-// Narrow sources are widened a block at a time into buffers on the stack:
+// The 8-bit sources (FLOAT8 E4M3 / E5M2, HIFLOAT8 through their tables; INT8
+// without the dot products) are widened a block at a time into buffers on
+// the stack (FLOAT16 and BFLOAT16 are widened inside the kernel instead):
 // kBlockK rows of b by kBlockN columns, kBlockM rows of a by kBlockK columns.
 // Each chain still takes k in order: a block of k ends with the running sums
 // in dst (exactly: they are float32 or int32 already), and the next block
@@ -346,6 +503,11 @@ void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, con
     PTO_DYNAMIC_DISPATCH(MatmulF32Impl)(m, k, n, static_cast<float*>(dst.data), dst.stride,
                                         static_cast<const float*>(a.data), a.stride,
                                         static_cast<const float*>(b.data), b.stride);
+  } else if (dtype == PTO_FLOAT16 || dtype == PTO_BFLOAT16) {
+    const auto impl = dtype == PTO_FLOAT16 ? PTO_DYNAMIC_DISPATCH(MatmulF16Impl)
+                                           : PTO_DYNAMIC_DISPATCH(MatmulBf16Impl);
+    impl(m, k, n, static_cast<float*>(dst.data), dst.stride, static_cast<const uint16_t*>(a.data),
+         a.stride, static_cast<const uint16_t*>(b.data), b.stride);
   } else {
     MatmulWidened<float>(PTO_DYNAMIC_DISPATCH(MatmulF32Impl), dtype, dtype, m, k, n, dst, a, b);
   }

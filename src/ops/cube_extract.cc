@@ -5,6 +5,7 @@
 // and laid out as dst's layout says, bits unchanged; and A5's vec windows
 // into vec NZ tiles (TExtract.hpp's NZ Vec -> Vec and ND -> 2xNZ, one
 // destination a call). The row-major vec form is element_access.cc's.
+#include "checked.h"
 #include "fractal.h"
 #include "ops/common.h"
 #include "validate.h"
@@ -22,10 +23,6 @@ bool CubeExtractDtype(pto_dtype d, pto_profile profile) {
   const bool a5_low = d == PTO_FLOAT8_E4M3 || d == PTO_FLOAT8_E5M2 || d == PTO_HIFLOAT8 ||
                       d == PTO_FLOAT8_E8M0 || d == PTO_FLOAT4_E2M1X2 || d == PTO_FLOAT4_E1M2X2;
   return common || (profile != PTO_PROFILE_A2A3 && a5_low);
-}
-
-bool Fits(size_t index, uint32_t extent, uint32_t bound) {
-  return index <= bound && extent <= bound - index;
 }
 
 // The dtypes of A5's Vec -> Vec extract (TEXTRACT_IMPL's list), taken by
@@ -93,8 +90,8 @@ pto_status CheckVecNzExtract(Validator& v, const Operands& o, pto_profile profil
   }
   if (!v.ok() || !o.contents_known) return v.status();
   const size_t row = o.index[0], col = o.index[1];
-  v.Require(Fits(row, dst->valid_rows, src->valid_rows) &&
-                Fits(col, dst->valid_cols, src->valid_cols),
+  v.Require(SpanInside(row, dst->valid_rows, src->valid_rows) &&
+                SpanInside(col, dst->valid_cols, src->valid_cols),
             PTO_ERR_OUT_OF_RANGE,
             "the window at (%zu, %zu) of dst's valid region %ux%u is outside src's valid region "
             "%ux%u",
@@ -158,8 +155,8 @@ pto_status CheckCubeExtract(const Operands& o, pto_profile profile) {
   if (!v.ok() || !o.contents_known) return v.status();
   const size_t row = o.index[0], col = o.index[1];
   return v
-      .Require(Fits(row, dst->valid_rows, src->valid_rows) &&
-                   Fits(col, dst->valid_cols, src->valid_cols),
+      .Require(SpanInside(row, dst->valid_rows, src->valid_rows) &&
+                   SpanInside(col, dst->valid_cols, src->valid_cols),
                PTO_ERR_OUT_OF_RANGE,
                "the window at (%zu, %zu) of dst's valid region %ux%u is outside src's valid "
                "region %ux%u",

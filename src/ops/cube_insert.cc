@@ -5,6 +5,7 @@
 // region kept at its (row, column), moved to (index_row + row, index_col +
 // column) of dst and laid out as dst's layout says, bits unchanged. The
 // row-major vec form is element_access.cc's.
+#include "checked.h"
 #include "fractal.h"
 #include "ops/common.h"
 #include "validate.h"
@@ -22,10 +23,6 @@ bool FractalInsertDtype(pto_dtype d, pto_profile profile) {
   return d == PTO_FLOAT16 || d == PTO_BFLOAT16 || d == PTO_FLOAT32 || d == PTO_INT32 ||
          d == PTO_INT8 || d == PTO_HIFLOAT8 || d == PTO_FLOAT8_E4M3 || d == PTO_FLOAT8_E5M2 ||
          d == PTO_FLOAT8_E8M0 || d == PTO_FLOAT4_E2M1X2 || d == PTO_FLOAT4_E1M2X2;
-}
-
-bool Fits(size_t index, uint32_t extent, uint32_t bound) {
-  return index <= bound && extent <= bound - index;
 }
 
 // A5 copies whole 32-byte box lines: along cols for NZ (its column blocks
@@ -113,8 +110,8 @@ pto_status CheckFractalInsert(const Operands& o, pto_profile profile) {
               "copy requires (but for a 1x1 src)",
               row, col);
   return v
-      .Require(Fits(row, src->valid_rows, dst->valid_rows) &&
-                   Fits(col, src->valid_cols, dst->valid_cols),
+      .Require(SpanInside(row, src->valid_rows, dst->valid_rows) &&
+                   SpanInside(col, src->valid_cols, dst->valid_cols),
                PTO_ERR_OUT_OF_RANGE,
                "src's valid region %ux%u at (%zu, %zu) is outside dst's valid region %ux%u",
                src->valid_rows, src->valid_cols, row, col, dst->valid_rows, dst->valid_cols)

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "checked.h"
 #include "dtype_rules.h"
 #include "kernels/kernels.h"
 #include "overlap.h"
@@ -116,11 +117,6 @@ namespace {
 
 // ---- textract --------------------------------------------------------------
 
-// Whether [index, index + extent) lies in [0, bound), without overflow.
-bool SpanFits(size_t index, uint32_t extent, uint32_t bound) {
-  return index <= bound && extent <= bound - index;
-}
-
 // A2A3's copies start a window's rows on 32-byte boundaries: index_col *
 // size a multiple of 32 unless the window (`window`'s valid region) is 1x1.
 Validator& RequireA2A3IndexCol(Validator& v, pto_profile profile, bool one_element, size_t col,
@@ -148,8 +144,8 @@ pto_status CheckTExtract(const Operands& o, pto_profile profile) {
   // or on earlier window rows, is the row order's (the offsets must be known).
   if (v.ok() && SharesStorage(src, dst)) {
     const bool window_known = src != dst && o.contents_known &&
-                              SpanFits(row, dst->valid_rows, src->valid_rows) &&
-                              SpanFits(col, dst->valid_cols, src->valid_cols);
+                              SpanInside(row, dst->valid_rows, src->valid_rows) &&
+                              SpanInside(col, dst->valid_cols, src->valid_cols);
     v.Require(window_known, PTO_ERR_ALIASING,
               "src's valid elements share storage with dst's (the window is copied into dst)");
     if (window_known) {
@@ -191,8 +187,8 @@ pto_status CheckTExtract(const Operands& o, pto_profile profile) {
   // under A2A3 and A5, dst's whole rows x cols inside src's, the page's
   // bound).
   if (!o.contents_known) return v.status();
-  v.Require(SpanFits(row, dst->valid_rows, src->valid_rows) &&
-                SpanFits(col, dst->valid_cols, src->valid_cols),
+  v.Require(SpanInside(row, dst->valid_rows, src->valid_rows) &&
+                SpanInside(col, dst->valid_cols, src->valid_cols),
             PTO_ERR_OUT_OF_RANGE,
             "the window at (%zu, %zu) of dst's valid region %ux%u is outside src's valid region "
             "%ux%u",
@@ -204,7 +200,7 @@ pto_status CheckTExtract(const Operands& o, pto_profile profile) {
   // bounds index + dst's valid rows and cols, which the valid-region check
   // above covers (its ST has windows whose dst rows run past src's).
   if (profile == PTO_PROFILE_A5 && !one_element)
-    v.Require(SpanFits(row, dst->rows, src->rows) && SpanFits(col, dst->cols, src->cols),
+    v.Require(SpanInside(row, dst->rows, src->rows) && SpanInside(col, dst->cols, src->cols),
               PTO_ERR_OUT_OF_RANGE,
               "index_row %zu + dst rows %u or index_col %zu + dst cols %u exceeds src %ux%u, "
               "which %s forbids",
@@ -259,8 +255,8 @@ pto_status CheckTInsert(const Operands& o, pto_profile profile) {
   // The offsets, where known: src's valid region lands inside dst's (pto-isa's
   // CPU model asserts it; the NPUs bound it by dst's rows x cols).
   if (!v.ok() || !o.contents_known) return v.status();
-  v.Require(SpanFits(row, src->valid_rows, dst->valid_rows) &&
-                SpanFits(col, src->valid_cols, dst->valid_cols),
+  v.Require(SpanInside(row, src->valid_rows, dst->valid_rows) &&
+                SpanInside(col, src->valid_cols, dst->valid_cols),
             PTO_ERR_OUT_OF_RANGE,
             "src's valid region %ux%u at (%zu, %zu) is outside dst's valid region %ux%u",
             src->valid_rows, src->valid_cols, row, col, dst->valid_rows, dst->valid_cols);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "checked.h"
 #include "convert_rules.h"
 #include "dtype_rules.h"
 #include "error.h"
@@ -304,9 +305,13 @@ pto_status CheckFixpipe(OpId id, OpDtypes dtypes, const char* name, const Operan
   v.Require(Apart(src, dst) && (fp == nullptr || (Apart(fp, dst) && Apart(fp, src))),
             PTO_ERR_ALIASING, "dst, src and fp must not share storage");
   if (!v.ok()) return v.status();
+  // The window's start is the caller's index: compared without a sum that
+  // could wrap (checked.h).
   const bool inside = id == OpId::kTInsertFp
-                          ? w.dst_row + w.rows <= dst->rows && w.dst_col + w.cols <= dst->cols
-                          : w.src_row + w.rows <= src->rows && w.src_col + w.cols <= src->cols;
+                          ? SpanInside(w.dst_row, w.rows, dst->rows) &&
+                                SpanInside(w.dst_col, w.cols, dst->cols)
+                          : SpanInside(w.src_row, w.rows, src->rows) &&
+                                SpanInside(w.src_col, w.cols, src->cols);
   if (id == OpId::kTMovFp)
     v.Require(inside, PTO_ERR_SHAPE_MISMATCH, "dst's valid region %zux%zu is larger than src's %ux%u",
               w.rows, w.cols, src->rows, src->cols);

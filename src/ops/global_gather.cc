@@ -9,6 +9,7 @@
 
 #include <initializer_list>
 
+#include "checked.h"
 #include "dtype_rules.h"
 #include "float_scalars.h"
 #include "kernels/kernels.h"
@@ -128,13 +129,17 @@ pto_status CheckGlobal(const char* function, const char* tile_name, bool gather,
             pto_profile_string(profile));
   v.DtypeAccepted(OpDtypes::kGlobalIndices, profile, "indices", indices);
   if (!v.ok()) return v.status();
-  v.Require(table.elements <= SIZE_MAX / element, PTO_ERR_INVALID_ARGUMENT,
-            "table_elements %zu of %zu bytes each exceed the address space", table.elements,
-            element);
+  // table_elements is the caller's count: its bytes from the table's
+  // address must fit the address space (checked.h).
+  size_t table_bytes = 0;
+  v.Require(MulFits(table.elements, element, &table_bytes) &&
+                RangeInAddressSpace(table.data, table_bytes),
+            PTO_ERR_INVALID_ARGUMENT,
+            "table_elements %zu of %zu bytes each run past the end of the address space",
+            table.elements, element);
   v.Require(table.dtype == t->dtype, PTO_ERR_DTYPE_MISMATCH, "table_dtype %s is not %s's %s",
             pto_dtype_string(table.dtype), tile_name, pto_dtype_string(t->dtype));
   if (!v.ok()) return v.status();
-  const size_t table_bytes = table.elements * element;
   v.Require(!BytesOverlap(table.data, table_bytes, t->data, TileBytes(t)), PTO_ERR_ALIASING,
             "the table overlaps %s's storage", tile_name);
   v.Require(!BytesOverlap(table.data, table_bytes, indices->data, TileBytes(indices)),

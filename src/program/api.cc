@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "comm.h"
+#include "checked.h"
 #include "error.h"
 #include "profile.h"
 #include "program/build.h"
@@ -72,6 +73,12 @@ pto_status Create(const char* function, const char* text, size_t length, const c
                   const char* entry, bool entry_optional, pto_program** out) {
   pto::Validator v(function);
   v.NotNull("text", text).NotNull("out", out);
+  if (!v.ok()) return v.status();
+  // length is the caller's count of readable bytes: one that runs past the
+  // end of the address space (or PTRDIFF_MAX) describes no text.
+  v.Require(pto::RangeInAddressSpace(text, length), PTO_ERR_INVALID_ARGUMENT,
+            "length %zu from text %p runs past the end of the address space", length,
+            static_cast<const void*>(text));
   if (!v.ok()) return v.status();
   try {
     pto_program* program = new pto_program;
@@ -215,6 +222,13 @@ pto_status pto_args_set_pointer(pto_args* args, size_t index, void* data, size_t
                param->name.c_str(), pto_dtype_string(param->type.dtype), size)
       .Require(reinterpret_cast<uintptr_t>(data) % size == 0, PTO_ERR_INVALID_ARGUMENT,
                "data for %%%s is not aligned to %zu bytes", param->name.c_str(), size);
+  // nbytes is the caller's count of the memory's bytes: one that runs past
+  // the end of the address space (or PTRDIFF_MAX) describes no memory, and
+  // every element offset a kernel computes must fit int64_t (checked.h).
+  if (v.ok())
+    v.Require(pto::RangeInAddressSpace(data, nbytes), PTO_ERR_INVALID_ARGUMENT,
+              "nbytes %zu for %%%s from %p runs past the end of the address space", nbytes,
+              param->name.c_str(), data);
   if (!v.ok()) return v.status();
   pto::program::Binding& b = args->bindings[index];
   b = {};

@@ -354,6 +354,76 @@ pto_status CheckMxZzMove(const Program& p, const Instr& in, const std::vector<pt
                       " bytes, and dst holds " + std::to_string(uint64_t{zz.rows} * zz.cols));
 }
 
+// The rules of a table operation (and of tsel, tquant.mx, tmrgsort's lists)
+// on its tiles as verification places them, and what its run may take
+// straight (Instr::plain and the run_* fields).
+pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& tiles) {
+  uint32_t operands[kMostTileUses];
+  TileUses(in, operands);
+  for (uint32_t slot : operands)
+    if (slot != kNoSlot && p->tiles[slot].type.HasDynamicValid()) in.check_at_run = true;
+  if (UsesMovingView(*p, operands)) in.check_at_run = true;
+  // WholeDst rows write (WholeSrc ones also read) whole tiles, rows x cols
+  // (tfillpad, treshape), which a window of another tile's rows does not
+  // have.
+  const bool whole_tiles = in.code == Code::kTileOp && ops::WritesWholeDst(*in.op);
+  const uint32_t whole[] = {
+      in.slot[Role::kDst],
+      whole_tiles && ops::HasTrait(*in.op, PTO_TRAIT_WholeSrc) ? in.slot[Role::kSrc0] : kNoSlot};
+  for (uint32_t slot : whole)
+    if (whole_tiles && slot != kNoSlot && p->tiles[slot].IsView())
+      return Diagnose(*p, in.loc, PTO_ERR_INVALID_ARGUMENT,
+                      std::string(in.op->c_function) + ": %" + p->tiles[slot].name +
+                          " is a subview of %" + p->tiles[p->tiles[slot].view_of].name +
+                          ", and " + in.op->mnemonic +
+                          " needs a whole tile (its rows x cols), not a window");
+  ops::Operands o = WithTiles(ops::Operands{}, in, tiles);
+  if (o.tmp != nullptr && !p->tiles[in.slot[Role::kTmp]].in_ub && in.code == Code::kTileOp) {
+    o.tmp->valid_rows = o.dst->valid_rows;
+    o.tmp->valid_cols = o.dst->valid_cols;
+  }
+  pto_tile* dst = o.dst;
+  const pto_tile* src0 = o.src0;
+  const pto_tile* src1 = o.src1;
+  pto_tile mask_view;
+  pto_status status;
+  if (in.code == Code::kTsel) {
+    mask_view = MaskView(tiles[in.mask]);
+    status = ops::CheckTsel(dst, &mask_view, src0, src1, o.tmp, p->profile);
+  } else if (in.code == Code::kQuantMx) {
+    status = ops::CheckTQuantMx(MxQuantOf(in, tiles), p->profile);
+  } else if (in.code == Code::kMrgSortLists) {
+    status = ops::CheckTMrgSortLists(
+        ops::MrgSortLists{dst, {src0, src1, o.src2, o.src3}, o.tmp, in.sub != 0}, p->profile);
+  } else {
+    o.attr = ops::AttrOf(*in.op, in.attr);
+    o.sat = ops::SaturationOf(*in.op, in.attr);
+    o.contents_known = false;
+    status = in.op->check(WithMaskView(*in.op, o, &mask_view), p->profile);
+  }
+  // A rule about regions may hold once the run sets them: decided then.
+  const bool region_rule = status == PTO_ERR_SHAPE_MISMATCH || status == PTO_ERR_ALIASING;
+  if (status != PTO_OK && !(in.check_at_run && region_rule))
+    return Diagnose(*p, in.loc, status, LastError());
+  if (in.code == Code::kTileOp) {
+    // A scalar here is a float register's (an integer scalar is checked
+    // when it runs: check_at_run).
+    in.plain = !in.check_at_run && (!ops::TakesScalar(in.op->attr) || in.scalar_is_float) &&
+               ops::IndexCount(in.op->attr) == 0 &&
+               !ops::HasTrait(*in.op, PTO_TRAIT_MaskDst | PTO_TRAIT_MaskSrc);
+    in.run_attr = ops::AttrOf(*in.op, in.attr);
+    in.run_sat = ops::SaturationOf(*in.op, in.attr);
+    in.run_scalar = ops::TakesScalar(in.op->attr);
+    in.run_whole_dst = ops::WritesWholeDst(*in.op);
+    // Sources on dst's rows in row order run through the row's run, row by row.
+    in.run_contiguous = ops::SharesRowsWithDst(o) ? nullptr : ops::ContiguousKernelOf(*in.op);
+  }
+  // Float compares too keep IEEE defaults (subnormals compare as themselves).
+  for (const pto_tile* t : {static_cast<const pto_tile*>(dst), src0, src1})
+    if (t != nullptr && IsFloatDtype(t->dtype)) p->uses_float = true;
+  return PTO_OK;
+}
+
 pto_status CheckOperations(Program* p) {
   static pto_buffer placed_marker;  // marks a tile as placed (never dereferenced)
   std::vector<pto_tile> tiles(p->tiles.size());
@@ -407,69 +477,7 @@ pto_status CheckOperations(Program* p) {
       continue;
     }
     if (!RunsTableChecks(in.code)) continue;
-    uint32_t operands[kMostTileUses];
-    TileUses(in, operands);
-    for (uint32_t slot : operands)
-      if (slot != kNoSlot && p->tiles[slot].type.HasDynamicValid()) in.check_at_run = true;
-    if (UsesMovingView(*p, operands)) in.check_at_run = true;
-    // WholeDst rows write (WholeSrc ones also read) whole tiles, rows x cols
-    // (tfillpad, treshape), which a window of another tile's rows does not
-    // have.
-    const bool whole_tiles = in.code == Code::kTileOp && ops::WritesWholeDst(*in.op);
-    const uint32_t whole[] = {
-        in.slot[Role::kDst],
-        whole_tiles && ops::HasTrait(*in.op, PTO_TRAIT_WholeSrc) ? in.slot[Role::kSrc0] : kNoSlot};
-    for (uint32_t slot : whole)
-      if (whole_tiles && slot != kNoSlot && p->tiles[slot].IsView())
-        return Diagnose(*p, in.loc, PTO_ERR_INVALID_ARGUMENT,
-                        std::string(in.op->c_function) + ": %" + p->tiles[slot].name +
-                            " is a subview of %" + p->tiles[p->tiles[slot].view_of].name +
-                            ", and " + in.op->mnemonic +
-                            " needs a whole tile (its rows x cols), not a window");
-    ops::Operands o = WithTiles(ops::Operands{}, in, tiles);
-    if (o.tmp != nullptr && !p->tiles[in.slot[Role::kTmp]].in_ub && in.code == Code::kTileOp) {
-      o.tmp->valid_rows = o.dst->valid_rows;
-      o.tmp->valid_cols = o.dst->valid_cols;
-    }
-    pto_tile* dst = o.dst;
-    const pto_tile* src0 = o.src0;
-    const pto_tile* src1 = o.src1;
-    pto_tile mask_view;
-    pto_status status;
-    if (in.code == Code::kTsel) {
-      mask_view = MaskView(tiles[in.mask]);
-      status = ops::CheckTsel(dst, &mask_view, src0, src1, o.tmp, p->profile);
-    } else if (in.code == Code::kQuantMx) {
-      status = ops::CheckTQuantMx(MxQuantOf(in, tiles), p->profile);
-    } else if (in.code == Code::kMrgSortLists) {
-      status = ops::CheckTMrgSortLists(
-          ops::MrgSortLists{dst, {src0, src1, o.src2, o.src3}, o.tmp, in.sub != 0}, p->profile);
-    } else {
-      o.attr = ops::AttrOf(*in.op, in.attr);
-      o.sat = ops::SaturationOf(*in.op, in.attr);
-      o.contents_known = false;
-      status = in.op->check(WithMaskView(*in.op, o, &mask_view), p->profile);
-    }
-    // A rule about regions may hold once the run sets them: decided then.
-    const bool region_rule = status == PTO_ERR_SHAPE_MISMATCH || status == PTO_ERR_ALIASING;
-    if (status != PTO_OK && !(in.check_at_run && region_rule))
-      return Diagnose(*p, in.loc, status, LastError());
-    if (in.code == Code::kTileOp) {
-      // A scalar here is a float register's (an integer scalar is checked
-      // when it runs: check_at_run).
-      in.plain = !in.check_at_run && (!ops::TakesScalar(in.op->attr) || in.scalar_is_float) &&
-                 ops::IndexCount(in.op->attr) == 0 &&
-                 !ops::HasTrait(*in.op, PTO_TRAIT_MaskDst | PTO_TRAIT_MaskSrc);
-      in.run_attr = ops::AttrOf(*in.op, in.attr);
-      in.run_sat = ops::SaturationOf(*in.op, in.attr);
-      in.run_scalar = ops::TakesScalar(in.op->attr);
-      in.run_whole_dst = ops::WritesWholeDst(*in.op);
-      // Sources on dst's rows in row order run through the row's run, row by row.
-      in.run_contiguous = ops::SharesRowsWithDst(o) ? nullptr : ops::ContiguousKernelOf(*in.op);
-    }
-    // Float compares too keep IEEE defaults (subnormals compare as themselves).
-    for (const pto_tile* t : {static_cast<const pto_tile*>(dst), src0, src1})
-      if (t != nullptr && IsFloatDtype(t->dtype)) p->uses_float = true;
+    if (const pto_status status = CheckTableOperation(p, in, tiles)) return status;
   }
   return PTO_OK;
 }

@@ -13,7 +13,21 @@
  *    left a sentence naming the function in pto_last_error();
  *  - a successful call wrote only dst's valid region, and for the cheap
  *    operations (prelu, partadd, colexpanddiv, rsqrt) that the values agree
- *    with a scalar double-precision reference rounded once.
+ *    with a scalar double-precision reference rounded once;
+ *  - no byte of the arena that wrapped buffers cover changed on a refusal,
+ *    and on a success only bytes of the call's operands (a write before or
+ *    after a tile is found even where no operand lies).
+ * Indices, offsets, counts and byte sizes come from the overflow rule's
+ * edge values (take_edge: 2^31, 2^32, 2^63, SIZE_MAX - 1, SIZE_MAX) as well
+ * as small ones, in every function that takes one (the table's Index
+ * arguments through op_index_draw). Board mode is switched on and off
+ * between calls (kBoardMode); where a call warns that it relaxed a rule,
+ * the model's refusal may be a success. The functions outside the table
+ * (fuzz_api_outside.c) are called too: mgather and mscatter in every mode,
+ * tmrgsort's list form, tsel, the fixpipe's option form and configuration,
+ * the cube modes, and the program functions on one kernel
+ * (tests/fuzz/check-coverage.py holds the harness to every function of
+ * pto_c.h).
  * Buffers (owned, wrapping a harness arena at any byte, or wrapping another
  * tile's storage), tiles placed in them at arbitrary offsets (so operands
  * overlap, interleave or sit exactly on each other) and the calling thread's
@@ -51,8 +65,24 @@ enum {
     kSetProfile,
     kFirstInstruction,
     kInstruction64 = kFirstInstruction + OP_COUNT,
+    kBoardMode,
+    kCubeModes,
+    kTables,
+    kMrgSortLists,
+    kFixpipe,
+    kProgram,
+    kTsel,
     kOpcodes
 };
+
+/* fuzz_special's Index arguments (textract_fp's and tinsert_fp's offsets,
+ * tgather_cmp's, tmrgsort's block length): drawn from the input, edge
+ * values among them, instead of the attributes.def row's Test value. */
+static reader *g_index_reader;
+static size_t draw_index(size_t test) {
+    const uint8_t b = take(g_index_reader);
+    return b < 0x80 ? test : b < 0xC0 ? test + (b & 15) : take_index(g_index_reader);
+}
 
 /* A Special row the fuzzer has no model of (its rules are its own test
  * file's): a call with the input's tiles and its attributes.def row's Test
@@ -69,7 +99,10 @@ static void fuzz_special(reader *r, state *st, op_id op) {
     checked_call c, c2;
     call_begin(&c, op_name(op), kStatusNotModelled, (const pto_tile *const[]){dst, a, b, t}, second ? 3 : 4);
     if (second) call_begin(&c2, op_name(op), kStatusNotModelled, (const pto_tile *const[]){t}, 1);
+    g_index_reader = r;
+    op_index_draw = draw_index;
     const pto_status got = op_call(op, algo, dst, a, b, t);
+    op_index_draw = NULL;
     call_check(&c, got, (op_row(op)->traits & PTO_TRAIT_WholeDst) ? kWritesAnywhereInDst : kWritesValidRegion);
     call_end(&c);
     if (second) {
@@ -185,6 +218,10 @@ static void op_queries(reader *r) {
               pto_tile_buffer(NULL) == NULL && pto_tile_offset(NULL) == 0,
           "a buffer accessor on NULL is not 0");
     CHECK(pto_simd_target() != NULL, "pto_simd_target is NULL");
+    CHECK(pto_dtype_string(d) != NULL, "pto_dtype_string(%d) is NULL", (int)d);
+    CHECK(pto_board_mode() == 0 || pto_board_mode() == 1, "pto_board_mode is %d", pto_board_mode());
+    CHECK(pto_hf32_mode(NULL) == 0 || pto_hf32_mode(NULL) == 1, "pto_hf32_mode is not 0 or 1");
+    CHECK(pto_tf32_mode(NULL) == 0 || pto_tf32_mode(NULL) == 1, "pto_tf32_mode is not 0 or 1");
     CHECK(pto_last_error() != NULL, "pto_last_error is NULL");
 }
 
@@ -194,14 +231,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memset(&st, 0, sizeof(st));
     st.arena = calloc(kArenaBytes, 1);
     CHECK(st.arena != NULL, "out of memory in the harness");
+    g_arena = st.arena;
     g_profile = PTO_PROFILE_HOST;
     CHECK(pto_set_profile(PTO_PROFILE_HOST) == PTO_OK, "pto_set_profile(HOST) failed");
+    /* Every input starts with board mode and the cube modes off. */
+    board_mode_install();
+    CHECK(pto_set_board_mode(0) == PTO_OK, "pto_set_board_mode(0) failed");
+    CHECK(pto_set_hf32_mode(0, PTO_ROUND_ROUND) == PTO_OK && pto_set_tf32_mode(0, PTO_ROUND_ROUND) == PTO_OK,
+          "the cube modes off");
+    (void)board_warned();
     /* Bounded work per input, whatever its length. */
     for (int steps = 0; r.left > 0 && steps < 64; steps++) {
         const unsigned code = take(&r) % kOpcodes;
         if (code == kInstruction64) {
             fuzz_instruction64(&r);
             continue;
+        }
+        switch (code) {
+        case kBoardMode: fuzz_board_mode(&r); continue;
+        case kCubeModes: fuzz_cube_modes(&r); continue;
+        case kTables: fuzz_tables(&r, &st); continue;
+        case kMrgSortLists: fuzz_mrgsort_lists(&r, &st); continue;
+        case kFixpipe: fuzz_fixpipe(&r, &st); continue;
+        case kProgram: fuzz_program(&r, &st); continue;
+        case kTsel: fuzz_tsel(&r, &st); continue;
+        default: break;
         }
         if (code >= kFirstInstruction) {
             op_instruction(&r, &st, (op_id)(code - kFirstInstruction));
@@ -226,6 +280,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int i = 0; i < kSlots; i++) pto_tile_destroy(st.slot[i]);
     for (int i = 0; i < st.buried; i++) pto_tile_destroy(st.graveyard[i]);
     for (int i = 0; i < kBufferSlots; i++) pto_buffer_destroy(st.buffer[i]);
+    g_arena = NULL;
     free(st.arena);
     return 0;
 }

@@ -22,7 +22,8 @@
 #include "pto_c.h"
 #include "support.h"
 
-enum { kSlots = 4, kMaxOperands = 4, kBufferSlots = 2, kArenaBytes = 1 << 14, kMaxPinned = 64 };
+enum { kSlots = 4, kMaxOperands = 4, kBufferSlots = 2, kArenaBytes = 1 << 14, kMaxPinned = 64,
+       kCallOperands = 8 };
 
 /* Aborts (a crash to libFuzzer) with the condition, a message and the
  * library's last error when cond is false. */
@@ -61,8 +62,11 @@ pto_pow_algorithm take_algo(reader *r);
 /* A byte or element count near `exact`: right, off by one, zero, doubled or
  * absurd. */
 size_t take_count(reader *r, size_t exact);
-/* An offset: mostly small (often inside the tiles), sometimes huge. */
+/* An offset: mostly small (often inside the tiles), sometimes an edge value
+ * of the overflow rule (take_edge: 2^31, 2^32, 2^63, SIZE_MAX - 1, SIZE_MAX
+ * and their neighbours) or near SIZE_MAX. */
 size_t take_index(reader *r);
+size_t take_edge(reader *r);
 
 /* ---- the harness's tiles and buffers ------------------------------------ */
 
@@ -105,6 +109,13 @@ const snapshot *snapshot_of(const operand_snapshots *o, const pto_tile *t);
 
 /* The calling thread's profile as the harness set it. */
 extern pto_profile g_profile;
+/* The input's arena (the memory wrapped buffers cover), checked around every
+ * instruction call. */
+extern unsigned char *g_arena;
+/* Board mode: the harness counts the library's warnings (installed once a
+ * run); board_warned says whether one came since it was last asked. */
+void board_mode_install(void);
+int board_warned(void);
 
 /* Every call's status is a member of the enum and the expected one; a failure
  * leaves a sentence that starts with the function's name. */
@@ -187,6 +198,11 @@ typedef struct {
     pto_status want;
     int cube_move; /* pto_tmov with a cube tile: not modelled, no values checked */
     operand_snapshots before;
+    const pto_tile *operands[kCallOperands]; /* whose storage a success may change */
+    int n;
+    unsigned char *arena_before; /* the arena before the call */
+    const unsigned char *extra;  /* memory besides the operands a success may change (a table) */
+    size_t extra_bytes;
 } checked_call;
 
 /* A want for calls whose rules the model leaves to their own suite: any
@@ -249,5 +265,14 @@ void fuzz_concat(reader *r, state *st);
 void fuzz_extract(reader *r, state *st);
 void fuzz_gather(reader *r, state *st);
 void fuzz_setval(reader *r, state *st);
+
+/* fuzz_api_outside.c */
+void fuzz_board_mode(reader *r);
+void fuzz_cube_modes(reader *r);
+void fuzz_tables(reader *r, state *st);
+void fuzz_mrgsort_lists(reader *r, state *st);
+void fuzz_fixpipe(reader *r, state *st);
+void fuzz_program(reader *r, state *st);
+void fuzz_tsel(reader *r, state *st);
 
 #endif

@@ -68,13 +68,35 @@ static void snapshots_free(operand_snapshots *o) {
 
 static int is_status(pto_status s) { return s >= PTO_OK && s <= PTO_ERR_OUT_OF_MEMORY; }
 
+unsigned char *g_arena;
+static unsigned g_board_warnings, g_board_warnings_seen;
+
+static void count_board_warning(const char *message, void *user_data) {
+    (void)user_data;
+    CHECK(message != NULL && strstr(message, "board mode") != NULL,
+          "a board-mode warning without \"board mode\": %s", message != NULL ? message : "(null)");
+    ++g_board_warnings;
+}
+
+void board_mode_install(void) { pto_set_warning_handler(count_board_warning, NULL); }
+
+int board_warned(void) {
+    const int warned = g_board_warnings != g_board_warnings_seen;
+    g_board_warnings_seen = g_board_warnings;
+    return warned;
+}
+
 /* Every call's status is a member of the enum and the expected one; a failure
- * leaves a sentence that starts with the function's name. */
+ * leaves a sentence that starts with the function's name. In board mode
+ * under A2A3 or A5 a call that warned has had a rule relaxed (pto_c.h lists
+ * which): the model's refusal may then be a success, or a later rule's
+ * refusal. */
 void check_status(const char *fn, pto_status got, pto_status want) {
     CHECK(is_status(got), "%s returned %d, not a pto_status", fn, (int)got);
     CHECK(pto_status_string(got) != NULL, "pto_status_string returned NULL");
-    CHECK(got == want, "%s returned %s, the contract says %s", fn, pto_status_string(got),
-          pto_status_string(want));
+    const int relaxed = board_warned() && pto_board_mode() && g_profile != PTO_PROFILE_HOST;
+    CHECK(got == want || (relaxed && want != PTO_OK), "%s returned %s, the contract says %s", fn,
+          pto_status_string(got), pto_status_string(want));
     if (got != PTO_OK) {
         const char *message = pto_last_error();
         const size_t n = strlen(fn);
@@ -252,6 +274,27 @@ int scalar_is_value_of(pto_dtype d, double scalar) {
 /* ------------------------------------------------------------------------ */
 /* Result checks                                                             */
 
+/* No byte of the harness's arena (where wrapped buffers place tiles)
+ * changed on a refusal; on a success only bytes of the operands' storage
+ * (which of them the other checks decide). A write before or after a tile,
+ * into a tile that is not an operand, is found here. */
+static void check_arena(const checked_call *c, pto_status got) {
+    if (g_arena == NULL || c->arena_before == NULL) return;
+    for (size_t k = 0; k < kArenaBytes; k++) {
+        if (g_arena[k] == c->arena_before[k]) continue;
+        int inside = got == PTO_OK && c->extra != NULL && g_arena + k >= c->extra &&
+                     g_arena + k < c->extra + c->extra_bytes;
+        for (int i = 0; i < c->n && got == PTO_OK && !inside; i++) {
+            const pto_tile *t = c->operands[i];
+            if (t == NULL) continue;
+            const unsigned char *data = pto_tile_data((pto_tile *)t);
+            inside = g_arena + k >= data && g_arena + k < data + tile_bytes(t);
+        }
+        CHECK(inside, "%s %s and changed arena byte %zu, which is outside every operand", c->fn,
+              got == PTO_OK ? "succeeded" : "refused", k);
+    }
+}
+
 /* A failed call changed no operand; a successful one changed none whose
  * storage lies apart from dst's (tmp included: it is never written). */
 static void check_operands_unchanged(const operand_snapshots *o, pto_status got,
@@ -347,21 +390,41 @@ void call_begin(checked_call *c, const char *fn, pto_status want, const pto_tile
         c->want = PTO_ERR_INVALID_ARGUMENT;
     }
     snapshots_take(&c->before, operands, n);
+    c->n = n < kCallOperands ? n : kCallOperands;
+    for (int i = 0; i < c->n; i++) c->operands[i] = operands[i];
+    c->arena_before = NULL;
+    c->extra = NULL;
+    c->extra_bytes = 0;
+    if (g_arena != NULL) {
+        c->arena_before = malloc(kArenaBytes);
+        CHECK(c->arena_before != NULL, "out of memory in the harness");
+        memcpy(c->arena_before, g_arena, kArenaBytes);
+    }
 }
 
 bool call_check(checked_call *c, pto_status got, dst_writes writes) {
-    if (c->want == kStatusNotModelled)
+    if (c->want == kStatusNotModelled) {
+        (void)board_warned();
         CHECK(got == PTO_OK || pto_last_error()[0] != '\0', "%s refused without a message", c->fn);
-    else
+    } else {
         check_status(c->fn, got, c->want);
+    }
     check_operands_unchanged(&c->before, got, c->dst, c->fn);
+    check_arena(c, got);
     if (got == PTO_OK && writes == kWritesValidRegion)
         check_outside_region(snapshot_of(&c->before, c->dst), c->dst, c->fn);
-    return got == PTO_OK && !c->cube_move;
+    /* A success the model did not predict is board mode's (check_status
+     * let it through): its values follow rules the model does not have. */
+    const int relaxed = got == PTO_OK && c->want != PTO_OK && c->want != kStatusNotModelled;
+    return got == PTO_OK && !c->cube_move && !relaxed;
 }
 
 const snapshot *call_before(const checked_call *c, const pto_tile *t) {
     return snapshot_of(&c->before, t);
 }
 
-void call_end(checked_call *c) { snapshots_free(&c->before); }
+void call_end(checked_call *c) {
+    snapshots_free(&c->before);
+    free(c->arena_before);
+    c->arena_before = NULL;
+}

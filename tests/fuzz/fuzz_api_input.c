@@ -66,8 +66,19 @@ pto_pow_algorithm take_algo(reader *r) {
     return (pto_pow_algorithm)(b < 0xF0 ? b % 2 : kOdd[b - 0xF0]);
 }
 
+/* The edge values of the contract's overflow rule (pto_c.h): 2^31, 2^32,
+ * 2^63, SIZE_MAX - 1, SIZE_MAX and their neighbours. */
+size_t take_edge(reader *r) {
+    static const size_t kEdges[16] = {
+        (size_t)1 << 31,       ((size_t)1 << 31) - 1, ((size_t)1 << 31) + 1, (size_t)1 << 32,
+        ((size_t)1 << 32) - 1, ((size_t)1 << 32) + 1, (size_t)1 << 63,       ((size_t)1 << 63) - 1,
+        ((size_t)1 << 63) + 1, SIZE_MAX - 1,          SIZE_MAX,              SIZE_MAX - 15,
+        SIZE_MAX - 63,         SIZE_MAX / 2,          (size_t)1 << 40,       (size_t)PTO_TILE_MAX_BYTES};
+    return kEdges[take(r) & 15];
+}
+
 /* A byte or element count near `exact`: right, off by one, zero, doubled or
- * absurd. */
+ * an edge value. */
 size_t take_count(reader *r, size_t exact) {
     const uint8_t b = take(r);
     if (b < 0xC0) return exact;
@@ -76,17 +87,20 @@ size_t take_count(reader *r, size_t exact) {
     case 1: return exact - 1; /* wraps to SIZE_MAX when exact is 0 */
     case 2: return 0;
     case 3: return exact * 2;
-    case 4: return SIZE_MAX;
-    case 5: return (size_t)1 << 40;
+    case 4: return take_edge(r);
+    case 5: return exact + take_edge(r); /* wraps past SIZE_MAX */
     case 6: return exact + 4;
     default: return exact / 2;
     }
 }
 
-/* An offset: mostly small (often inside the tiles), sometimes huge. */
+/* An offset: mostly small (often inside the tiles), sometimes an edge value
+ * or near SIZE_MAX. */
 size_t take_index(reader *r) {
     const uint8_t b = take(r);
-    return b == 255 ? (size_t)-1 - take(r) : b % 64;
+    if (b == 255) return (size_t)-1 - take(r);
+    if (b >= 0xF0) return take_edge(r) - (b & 3);
+    return b % 64;
 }
 
 /* A tile operand: one of the slots (possibly still empty) or NULL. */

@@ -134,9 +134,9 @@ void fuzz_destroy(reader *r, state *st) {
 static size_t take_size(reader *r, size_t limit) {
     const uint8_t b = take(r);
     if (b < 0xF0) return 1 + ((((size_t)b << 8) | take(r)) % limit);
-    static const size_t kBad[4] = {0, (size_t)PTO_TILE_MAX_BYTES + 1, SIZE_MAX,
-                                   (size_t)1 << 40};
-    return kBad[b & 3];
+    static const size_t kBad[8] = {0, (size_t)PTO_TILE_MAX_BYTES + 1, SIZE_MAX, (size_t)1 << 40,
+                                   (size_t)1 << 31, (size_t)1 << 32, (size_t)1 << 63, SIZE_MAX - 1};
+    return kBad[b & 7];
 }
 
 /* Buffers: created, wrapping the arena at any byte, wrapping a tile's
@@ -206,8 +206,8 @@ static size_t take_offset(reader *r, size_t size) {
     const uint8_t b = take(r);
     if (b < 0xE0) return (((size_t)b << 8) | take(r)) % (size + 1);
     static const size_t kFar[16] = {0, 1, 2, 3, 4, 63, 64, SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - 3,
-                                    SIZE_MAX / 2, (size_t)1 << 40, (size_t)PTO_TILE_MAX_BYTES,
-                                    (size_t)PTO_TILE_MAX_BYTES + 4, 4096, 0x1000 + 2};
+                                    SIZE_MAX / 2, (size_t)1 << 63, (size_t)PTO_TILE_MAX_BYTES,
+                                    (size_t)PTO_TILE_MAX_BYTES + 4, (size_t)1 << 31, (size_t)1 << 32};
     if (b < 0xF0) return size - (b & 15) * (b & 1 ? 1 : 4); /* wraps below 0 when size is small */
     return kFar[b & 15];
 }

@@ -39,7 +39,9 @@ INT64_ROWS = ("TAdd", "TSub", "TMul", "TDiv", "TMax", "TMin", "TRem", "TMov", "T
               "TExpands", "TRowSum", "TRowMax", "TRowMin", "TColSum", "TColMax", "TColMin",
               "TRowExpand", "TColExpand", "TPartAdd", "TCmp", "TCmps", "TSels", "TGather",
               "TScatter", "TShl", "TShr", "TShls", "TShrs")
-LOC_VEC, LOC_MAT, LOC_LEFT, LOC_RIGHT, LOC_ACC, LOC_BIAS = range(6)
+# After it, the calls outside the table (fuzz_api_outside.c).
+BOARD_MODE, CUBE_MODES, TABLES, MRGSORT_LISTS, FIXPIPE, PROGRAM, TSEL = range(INSTRUCTION64 + 1, INSTRUCTION64 + 8)
+LOC_VEC, LOC_MAT, LOC_LEFT, LOC_RIGHT, LOC_ACC, LOC_BIAS, LOC_SCALING = range(7)
 ND, NZ, ZN, ZZ, NN = range(5)
 BUF_CREATE, BUF_WRAP_ARENA, BUF_WRAP_TILE, BUF_WRAP_NULL = 0, 1, 2, 3
 HOST, A2A3, A5 = 0, 1, 2
@@ -605,6 +607,65 @@ def main():
         p.op(PACK, 1, 0).op(PACK, 0, 1).op(PACK, 2, 0).place(3, 0, 1, 16, 32, 0)
         p.op(ALIAS, 0, 3).op(ALIAS, 3, 2).op(ALIAS, 1, 2).raw(READ, 1, 0, 0, 1)
         write(out, f"pack-placed-{prof}", p)
+
+    # The overflow rule's edge values. tinsert_fp with index_row SIZE_MAX - 1
+    # (fuzz_special draws its Index arguments: 0xFF then take_index's 0xFF,
+    # 1) into a HIFLOAT8 vec tile, textract_fp with index_row SIZE_MAX under
+    # a scalar configuration, then in range; tmov_fp_ex with and without
+    # flags it does not know.
+    TINSERT_FP, TEXTRACT_FP = opcode("TInsertFp"), opcode("TExtractFp")
+    for prof in (HOST, A5):
+        p = Program().profile(prof).cube(0, 8, 16, 32, LOC_ACC, NZ).valid(0, 16, 29)
+        p.raw(CREATE, 1, 0xF1, dim(32), 0xE7, 1).valid(1, 3, 33)
+        p.cube(2, 6, 1, 32, LOC_SCALING, ND).valid(2, 1, 29).cube(3, 7, 16, 16, LOC_MAT, NZ)
+        p.op(TINSERT_FP, 1, 0, 2, NULL, 0, 0xFF, 0xFF, 1, 0x0D)
+        p.op(TINSERT_FP, 1, 0, 2, NULL, 0, 0x0D, 0xF4, 0x03)
+        p.raw(FIXPIPE, 0, 0, 7).op(TEXTRACT_FP, 3, 0, NULL, NULL, 0, 0xFF, 0xFF, 0, 0x0D)
+        p.op(TEXTRACT_FP, 3, 0, NULL, NULL, 0, 0, 0xC0, 0xF7, 0x02).op(TEXTRACT_FP, 3, 0, NULL, NULL, 0, 0, 0x90)
+        p.raw(FIXPIPE, 2, 1, 0, 1, 2, 1).raw(FIXPIPE, 2, 1, 0, 0, 0xF3).raw(FIXPIPE, 1, 2)
+        write(out, f"edge-fixpipe-{prof}", p)
+
+    # mgather and mscatter in every form on a table in the arena: honest
+    # element counts, and counts whose bytes no memory holds (0xE0..0xE7).
+    p = Program().create(0, 8, 4, 8).fill(0).create(1, 4, 4, 8)
+    p.raw(WRITE, 1, 0, 1, *b"".join(struct.pack("<i", k % 32) for k in range(32)))
+    for form in range(4):
+        for elements in (0x40, 0x20, 0x10, 0xE0, 0xE3, 0xE7):
+            for coalesce in (0, 1):
+                p.raw(TABLES, 0, 1, form, 1, 0x10, elements, coalesce, form % 4, form % 3, 1)
+    write(out, "edge-tables", p)
+
+    # The program functions: queries and bindings at edge indices, nbytes
+    # at edge values, a store at element indices inside and past the memory.
+    p = Program()
+    for q, bi, edge, elements, element, blocks in ((0, 0, 0, 15, 3, 0), (3, 3, 1, 64, 0xE2, 0),
+                                                   (4, 0xF2, 6, 200, 0xE4, 0xF0), (0xFF, 1, 10, 4, 5, 0xF1),
+                                                   (2, 0xF0, 9, 255, 0xE0, 0xF2), (1, 2, 3, 8, 0xEC, 1)):
+        p.raw(PROGRAM, q, bi, edge, elements, element, blocks)
+    write(out, "edge-program", p)
+
+    # Board mode per call: an A5 tand whose src0 region differs from dst's,
+    # then off; a value that is not 0 or 1; the cube modes.
+    TAND = opcode("TAnd")
+    for prof in (A2A3, A5):
+        p = Program().profile(prof).create(0, 4, 4, 8).create(1, 4, 4, 8).create(2, 4, 4, 8).fill(1).fill(2)
+        p.valid(1, 2, 8).raw(BOARD_MODE, 1).op(TAND, 0, 1, 2).raw(BOARD_MODE, 0).op(TAND, 0, 1, 2)
+        p.raw(BOARD_MODE, 0xF7).raw(BOARD_MODE, 1).op(SETVAL, 0, 40, 0, 0).raw(BOARD_MODE, 0)
+        p.raw(CUBE_MODES, 1, 2, 0).raw(CUBE_MODES, 1, 1, 1).raw(CUBE_MODES, 0xF5, 2, 0).raw(CUBE_MODES, 1, 7, 1)
+        write(out, f"board-mode-{prof}", p)
+
+    # tmrgsort's list form: FLOAT32 lists of 64 pairs, two to four of them.
+    p = Program()
+    for slot in range(5):
+        p.create(slot, 8, 1, 32 if slot else 32).fill(slot)
+    p.raw(MRGSORT_LISTS, 0, 1, 2, 0, 0, 3, 0, 0).raw(MRGSORT_LISTS, 0, 1, 2, 1, 3, 1, 4, 3, 1)
+    p.raw(MRGSORT_LISTS, 0, 0, 2, 0, 0, 3, 0xF3)
+    write(out, "mrgsort-lists", p)
+
+    # tsel: a UINT8 mask of ceil(cols / 8) bytes a row, two FLOAT32 sources.
+    p = Program().create(0, 8, 4, 16).create(1, 1, 4, 2).create(2, 8, 4, 16).create(3, 8, 4, 16)
+    p.fill(1).fill(2).fill(3).raw(TSEL, 0, 1, 2, 3, 0).raw(TSEL, 0, 1, 0, 3, 1, 2).raw(TSEL, 2, 2, 2, 3, 0)
+    write(out, "tsel", p)
 
 
 if __name__ == "__main__":

@@ -109,3 +109,33 @@ def test_step_tolerance_as_f32():
     e("in", q.to_bf16(np.array([1.0 + 2.0 ** -7, 2e-3], np.float32)), want)   # 1 ulp of 1 (0.0078): outside
     e("close", q.to_bf16(np.array([1.0, 2e-3], np.float32)), want)
     assert e.rows["in"]["bad"] == 1 and e.rows["close"]["bad"] == 0
+
+
+def test_update_check_catches_the_mlp_five_percent_off(rng):
+    # out = resid1 + the down projection's part, resid1 = hidden +
+    # attention's part, rounded to bf16 as the kernel rounds: with the down
+    # part 5% off, the layer's update is outside PART_TOL where the MLP's
+    # part is not dwarfed by attention's; the same out with the odd element
+    # a bf16 ulp away (roundings landing differently) is inside.
+    shape = (16, 1024)
+    hidden = q.random_bf16(rng, shape)
+    h = q.from_bf16(hidden)
+    down = rng.uniform(-0.014, 0.014, shape).astype(np.float32)
+    resid1 = h + rng.uniform(-2e-3, 2e-3, shape).astype(np.float32)
+    ref = {"out": q.to_bf16(resid1 + down)}
+    near = ref["out"].copy()
+    near.reshape(-1)[::97] += 1
+    x = {"hidden_states": hidden}
+    assert q.update_against_chain(x, {"out": near}, ref) <= q.PART_TOL
+    off = {"out": q.to_bf16(resid1 + np.float32(0.95) * down)}
+    assert q.update_against_chain(x, off, ref) > q.PART_TOL
+
+
+def test_peaked_inputs_real_rope_and_context_lengths():
+    # Qwen3's RoPE angles (cos^2 + sin^2 = 1, position 0 the identity) and
+    # the first context lengths 1, 256, 257, 4096, clipped to --max-ctx.
+    cos, sin = q.real_rope_tables()
+    assert np.allclose(cos * cos + sin * sin, 1, atol=1e-6)
+    assert np.all(cos[0] == 1) and np.all(sin[0] == 0)
+    assert np.array_equal(cos[:, :q.HALF], cos[:, q.HALF:])
+    assert abs(float(sin[1, 0]) - np.sin(1.0)) < 1e-7  # pair 0 turns one radian a position

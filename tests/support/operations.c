@@ -134,6 +134,10 @@ pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *sr
     return PTO_ERR_INVALID_ARGUMENT;
 }
 
+size_t (*op_index_draw)(size_t test);
+
+size_t op_index_value(size_t test) { return op_index_draw != NULL ? op_index_draw(test) : test; }
+
 double op_scalar_value(const pto_tile *t) {
     if (t == NULL) return 0;
     const pto_dtype dt = pto_tile_dtype(t);

@@ -159,11 +159,12 @@ bool op_tested_apart(op_id op);
 #define PTO_TEST_TMP_ARG_Optional(tmp) , tmp
 #define PTO_TEST_TMP_ARG_Required(tmp) , tmp
 /* An attribute's arguments, from its attributes.def row: a Double passes
- * op_scalar_value(src1), any other role the row's Test column. LEAD: the
- * arguments before the sources (a leading row's); TRAIL: after tmp. */
+ * op_scalar_value(src1), an Index op_index_value(Test), any other role the
+ * row's Test column. LEAD: the arguments before the sources (a leading
+ * row's); TRAIL: after tmp. */
 #define PTO_TEST_ARG_None(test)
 #define PTO_TEST_ARG_Double(test) , op_scalar_value(src1)
-#define PTO_TEST_ARG_Index(test) , (size_t)(test)
+#define PTO_TEST_ARG_Index(test) , op_index_value((size_t)(test))
 #define PTO_TEST_ARG_Bool(test) , test
 #define PTO_TEST_ARG_Enum(test) , test
 #define PTO_TEST_ATTR_ARGS(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \
@@ -176,6 +177,11 @@ bool op_tested_apart(op_id op);
 #define PTO_TEST_TRAIL_1(args)
 /* Element (0, 0) of t as a double (0 for NULL): a Scalar row's scalar. */
 double op_scalar_value(const pto_tile *t);
+/* The value op_call passes for an Index argument whose Test value is
+ * `test`: `test` itself, unless op_index_draw is set (the API fuzzer draws
+ * indices from its input there, edge values among them). */
+extern size_t (*op_index_draw)(size_t test);
+size_t op_index_value(size_t test);
 
 /* ---- element types ---- */
 bool ref_is_float(pto_dtype dt);

@@ -3,6 +3,8 @@
 generator's buffer sizes (an unused view's pointer gets the fallback, a
 window's footprint counts), a scalar access past the board's buffer and a valid region past its tile
 (DEFECT),
+a table read only with load_scalar given the generator's fallback (the first
+all-static shape, 32 elements, not the first view's 4096: DEFECT past it),
 a store of a ZZ tile (DEFECT, naming TStore's dispatch), an integer division
 by a count the zero inputs give (REFUSED, saying so),
 a golden that computes one vector sub-block (SAMPLE-DEFECT; a golden wrong
@@ -48,22 +50,25 @@ common = {
     "Store/zz_row.pto": ("DEFECT ", "(the kernel's defect: a store of a ZZ tile (row-major boxes, "
                                     "slayout=row_major): pto-isa's TStore"),
     "Scalar/count_zero.pto": ("REFUSED ", "integer division by zero (libpto does not invent the quotient"),
+    "Scalar/fallback.pto": ("DEFECT ", "pto.load_scalar: element 40 of %table, which holds 32 elements"),
     "Gather/gather_index.pto": ("PASS ", "(determinism,"),
     "Scalar/past_end.pto": ("DEFECT ", "pto.load_scalar: element 200 of %idx, which holds 128 elements (the "
                                        "kernel's defect: a scalar access outside the memory the case gives"),
     "Tile/wide.pto": ("DEFECT ", "valid region 1x33 of %t is outside its 1x32 (the kernel's defect: a valid "
-                                 "region larger than its tile"),
+                                 "region larger than its tile: pto.alloc_tile's valid_row / valid_col go to "
+                                 "pto-isa common/pto_tile.hpp's Tile(VR, VC) constructor, which assigns them "
+                                 "unchecked (no SetValidRow / SetValidCol is called)"),
 }
 modes = {
     "default": ({**common,
                  "Window/rows.pto": ("REFUSED ", "pto.partition_view: [8, 16) of dimension 0 is outside the view's 8"),
                  "Xfail/window_invalid.pto": ("XFAIL ", "outside the view's 8 (refused, as PTOAS expects: "
                                                         "runop.sh's *_invalid / *_xfail samples")},
-                "12 cases: DEFECT 3, FAIL 1, PASS 4, REFUSED 2, SAMPLE-DEFECT 1, XFAIL 1"),
+                "13 cases: DEFECT 4, FAIL 1, PASS 4, REFUSED 2, SAMPLE-DEFECT 1, XFAIL 1"),
     "--board": ({**common,
                  "Window/rows.pto": ("PASS ", "(determinism,"),
                  "Xfail/window_invalid.pto": ("PASS ", "(determinism,")},
-                "12 cases: DEFECT 3, FAIL 1, PASS 6, REFUSED 1, SAMPLE-DEFECT 1"),
+                "13 cases: DEFECT 4, FAIL 1, PASS 6, REFUSED 1, SAMPLE-DEFECT 1"),
 }
 for mode, (expected, summary) in modes.items():
     with tempfile.TemporaryDirectory() as scratch:

@@ -261,6 +261,45 @@ bool CommReader::CommAttributes(const Token& op, CommOp kind, const std::vector<
   return true;
 }
 
+namespace {
+
+// The shape each comm operation takes: its plain operands, then its lists
+// (buf, recv, group); *group the group's members.
+bool CommShapeHolds(Parser& parser, const Token& op, const std::string& what, CommOp kind,
+                    bool signal_op, bool p2p, const std::vector<CommOperand>& operands,
+                    size_t* group_count) {
+  size_t plain = 0, buf = 0, recv = 0, group = 0;
+  for (const CommOperand& o : operands) {
+    if (o.list.empty()) {
+      if (buf + recv + group != 0)
+        return parser.Error(o.name.loc, what + ": %" + std::string(o.name.text) +
+                                            " follows a buf/recv/group list");
+      ++plain;
+    } else if (o.list == "buf") ++buf;
+    else if (o.list == "recv") ++recv;
+    else ++group;
+  }
+  const size_t want_plain = signal_op || p2p ? 2 : kind == CommOp::kReduce ? 2 : 1;
+  const bool shape_ok = plain == want_plain &&
+                        (signal_op ? buf + recv + group == 0
+                         : p2p     ? recv + group == 0 && buf >= 1 && buf <= 2
+                                   : buf == 0 && recv >= 1 && recv <= 2 && group >= 1);
+  if (!shape_ok) {
+    const char* form =
+        signal_op ? "(%signal, %value : types)"
+        : p2p     ? "(%dst, %src, buf(%ping[, %pong]) : types)"
+        : kind == CommOp::kReduce
+            ? "(%dst, %acc, recv(%ping[, %pong]), group(%member, ...) : types)"
+            : kind == CommOp::kGather ? "(%dst, recv(%ping[, %pong]), group(%member, ...) : types)"
+                                      : "(%src, recv(%ping[, %pong]), group(%member, ...) : types)";
+    return parser.Error(op.loc, what + " takes " + form);
+  }
+  *group_count = group;
+  return true;
+}
+
+}  // namespace
+
 void CommReader::ParseComm(const Token& op, const std::vector<Token>& results) {
   const std::string what(op.text);
   const std::string_view name = op.text.substr(9);  // after "pto.comm."
@@ -289,34 +328,9 @@ void CommReader::ParseComm(const Token& op, const std::vector<Token>& results) {
                            operands[i].type_loc))
       return;
   }
-  // The shape each operation takes: its plain operands, then its lists.
-  size_t plain = 0, buf = 0, recv = 0, group = 0;
-  for (const CommOperand& o : operands) {
-    if (o.list.empty()) {
-      if (buf + recv + group != 0)
-        return (void)parser_.Error(o.name.loc, what + ": %" + std::string(o.name.text) +
-                                                   " follows a buf/recv/group list");
-      ++plain;
-    } else if (o.list == "buf") ++buf;
-    else if (o.list == "recv") ++recv;
-    else ++group;
-  }
   const bool p2p = kind == CommOp::kPut || kind == CommOp::kGet;
-  const size_t want_plain = signal_op || p2p ? 2 : kind == CommOp::kReduce ? 2 : 1;
-  const bool shape_ok = plain == want_plain &&
-                        (signal_op ? buf + recv + group == 0
-                         : p2p     ? recv + group == 0 && buf >= 1 && buf <= 2
-                                   : buf == 0 && recv >= 1 && recv <= 2 && group >= 1);
-  if (!shape_ok) {
-    const char* form =
-        signal_op ? "(%signal, %value : types)"
-        : p2p     ? "(%dst, %src, buf(%ping[, %pong]) : types)"
-        : kind == CommOp::kReduce
-            ? "(%dst, %acc, recv(%ping[, %pong]), group(%member, ...) : types)"
-            : kind == CommOp::kGather ? "(%dst, recv(%ping[, %pong]), group(%member, ...) : types)"
-                                      : "(%src, recv(%ping[, %pong]), group(%member, ...) : types)";
-    return (void)parser_.Error(op.loc, what + " takes " + form);
-  }
+  size_t group = 0;
+  if (!CommShapeHolds(parser_, op, what, kind, signal_op, p2p, operands, &group)) return;
   // Views and their element type; the staging tiles of that type.
   Instr in;
   in.code = Code::kComm;

@@ -109,6 +109,53 @@ bool CubeReader::ParseAccPhase(const Token& op) {
   return true;
 }
 
+namespace {
+
+// A matrix multiply's instruction: dst = a x b (+ bias, kNoSlot for none);
+// an MX form's scales ride in slot[0], slot[1] (kNoSlot for the others).
+void PushMatmul(Program* p, SourceLoc loc, const ops::OpDescriptor& desc, uint32_t dst,
+                uint32_t a, uint32_t b, uint32_t bias, uint32_t a_scale, uint32_t b_scale,
+                bool check_at_run) {
+  Instr in;
+  in.code = Code::kMatmul;
+  in.loc = loc;
+  in.op = &desc;
+  in.a = dst;
+  in.b = a;
+  in.c = b;
+  in.d = bias;
+  in.slot[0] = a_scale;
+  in.slot[1] = b_scale;
+  in.check_at_run = check_at_run;
+  p->code.push_back(in);
+}
+
+// A matrix multiply's operands each in its memory and layout: a, b (and
+// a_scale, b_scale for MX, bias where given), dst an acc tile.
+bool MatmulOperandsFit(Parser& parser, const Token& op, bool mx, const std::vector<uint32_t>& slots,
+                       const std::vector<Token>& names, const std::vector<SourceLoc>& locs,
+                       uint32_t dst, const Token& dst_name, SourceLoc dst_loc) {
+  const Program& p = *parser.program();
+  const Space plain_roles[] = {Space::kLeft, Space::kRight, Space::kBias};
+  const char* plain_names[] = {"a", "b", "bias"};
+  const Space mx_roles[] = {Space::kLeft, Space::kScaling, Space::kRight, Space::kScaling,
+                            Space::kBias};
+  const char* mx_names[] = {"a", "a_scale", "b", "b_scale", "bias"};
+  const Space* roles = mx ? mx_roles : plain_roles;
+  const char* const* role_names = mx ? mx_names : plain_names;
+  std::string why;
+  for (size_t i = 0; i < slots.size(); ++i)
+    if (!OperandFits(p.tiles[slots[i]].type, roles[i], &why))
+      return parser.Error(locs[i], std::string(op.text) + ": " + role_names[i] + " %" +
+                                       std::string(names[i].text) + " " + why);
+  if (!OperandFits(p.tiles[dst].type, Space::kAcc, &why))
+    return parser.Error(
+        dst_loc, std::string(op.text) + ": dst %" + std::string(dst_name.text) + " " + why);
+  return true;
+}
+
+}  // namespace
+
 // pto.tmatmul ins(%a, %b : L, R) outs(%c : A)
 // pto.tmatmul.acc ins(%c_in, %a, %b : A, L, R) outs(%c : A)   (c_in is c)
 // pto.tmatmul.bias ins(%a, %b, %bias : L, R, B) outs(%c : A)
@@ -162,44 +209,19 @@ void CubeReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
     locs.erase(locs.begin());
     if (p_->tiles[dst].param >= 0) p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
   }
-  const Space plain_roles[] = {Space::kLeft, Space::kRight, Space::kBias};
-  const char* plain_names[] = {"a", "b", "bias"};
-  const Space mx_roles[] = {Space::kLeft, Space::kScaling, Space::kRight, Space::kScaling,
-                            Space::kBias};
-  const char* mx_names[] = {"a", "a_scale", "b", "b_scale", "bias"};
-  const Space* roles = mx ? mx_roles : plain_roles;
-  const char* const* role_names = mx ? mx_names : plain_names;
-  std::string why;
-  for (size_t i = 0; i < slots.size(); ++i)
-    if (!OperandFits(p_->tiles[slots[i]].type, roles[i], &why))
-      return (void)parser_.Error(locs[i], std::string(op.text) + ": " + role_names[i] + " %" +
-                                              std::string(names[i].text) + " " + why);
-  if (!OperandFits(p_->tiles[dst].type, Space::kAcc, &why))
-    return (void)parser_.Error(
-        dst_loc, std::string(op.text) + ": dst %" + std::string(dst_name.text) + " " + why);
+  if (!MatmulOperandsFit(parser_, op, mx, slots, names, locs, dst, dst_name, dst_loc)) return;
   if (mx && p_->profile == PTO_PROFILE_A2A3)
     return (void)parser_.Error(op.loc, std::string(op.text) +
                                            " is A5's (pto-isa TMATMUL_MX.md): A2A3 has no MX "
                                            "matrix multiply",
                                PTO_ERR_UNSUPPORTED_DTYPE);
   if (mx) {
-    // Operands (a, a_scale, b, b_scale[, bias]): the scales ride in
-    // slot[0], slot[1], the bias in d as the plain bias form's.
-    Instr in;
-    in.code = Code::kMatmul;
-    in.loc = op.loc;
-    in.op = &desc;
-    in.a = dst;
-    in.b = slots[0];
-    in.c = slots[2];
-    in.d = bias ? slots[4] : kNoSlot;
-    in.slot[0] = slots[1];
-    in.slot[1] = slots[3];
-    for (uint32_t s : slots)
-      in.check_at_run = in.check_at_run || p_->tiles[s].type.HasDynamicValid();
-    in.check_at_run = in.check_at_run || p_->tiles[dst].type.HasDynamicValid();
-    p_->code.push_back(in);
-    return;
+    // Operands (a, a_scale, b, b_scale[, bias]): the bias in d as the plain
+    // bias form's.
+    bool dynamic = p_->tiles[dst].type.HasDynamicValid();
+    for (uint32_t s : slots) dynamic = dynamic || p_->tiles[s].type.HasDynamicValid();
+    return PushMatmul(p_, op.loc, desc, dst, slots[0], slots[2], bias ? slots[4] : kNoSlot,
+                      slots[1], slots[3], dynamic);
   }
   const Type& a = p_->tiles[slots[0]].type;
   const Type& b = p_->tiles[slots[1]].type;
@@ -215,17 +237,9 @@ void CubeReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
                                    std::to_string(b.rows) + "x" + std::to_string(b.cols) + ", c " +
                                    std::to_string(c.rows) + "x" + std::to_string(c.cols),
                                PTO_ERR_SHAPE_MISMATCH);
-  Instr in;
-  in.code = Code::kMatmul;
-  in.loc = op.loc;
-  in.op = &desc;
-  in.a = dst;
-  in.b = slots[0];
-  in.c = slots[1];
-  in.d = bias ? slots[2] : kNoSlot;
-  in.check_at_run = a.HasDynamicValid() || b.HasDynamicValid() || c.HasDynamicValid() ||
-                    (bias && p_->tiles[slots[2]].type.HasDynamicValid());
-  p_->code.push_back(in);
+  PushMatmul(p_, op.loc, desc, dst, slots[0], slots[1], bias ? slots[2] : kNoSlot, kNoSlot, kNoSlot,
+             a.HasDynamicValid() || b.HasDynamicValid() || c.HasDynamicValid() ||
+                 (bias && p_->tiles[slots[2]].type.HasDynamicValid()));
 }
 
 // pto.tget_scale_addr ins(%src : L|R) outs(%scale : S) (pto-isa
@@ -279,6 +293,42 @@ void CubeReader::ParseGetScaleAddr(const Token& op) {
                                             ", not " + LayoutName(d));
 }
 
+namespace {
+
+// A cube move's rules per target (pto-isa TMOV.md's implementation
+// checks): A2A3 moves acc to mat only (acc to vec is A5's), with equal
+// shapes on both sides; a bias row is 64-byte aligned in length, at most
+// 4 KiB on A5.
+bool CubeMoveFitsTarget(Parser& parser, pto_profile profile, const std::string& what,
+                        SourceLoc loc, bool extract, const Type& s, const Type& d) {
+  if (profile == PTO_PROFILE_A2A3 && !extract && s.space == Space::kAcc && d.space == Space::kVec)
+    return parser.Error(loc, what +
+                                 ": A2A3 moves an acc tile to mat only (acc to vec is A5's); "
+                                 "store it to global memory and load it into the unified buffer");
+  if (profile == PTO_PROFILE_A2A3 && !extract && (s.rows != d.rows || s.cols != d.cols))
+    return parser.Error(loc,
+                        what + ": under A2A3 src " + std::to_string(s.rows) + "x" +
+                            std::to_string(s.cols) + " and dst " + std::to_string(d.rows) + "x" +
+                            std::to_string(d.cols) + " must have the same shape",
+                        PTO_ERR_SHAPE_MISMATCH);
+  if (profile != PTO_PROFILE_HOST && d.space == Space::kBias) {
+    const uint64_t bytes = uint64_t{d.cols} * pto_dtype_size(d.dtype);
+    if (s.rows != 1 || bytes % 64 != 0 || (profile == PTO_PROFILE_A5 && bytes > 4096))
+      return parser.Error(loc,
+                          what +
+                              ": a bias row moves from a one-row mat tile and is a multiple of "
+                              "64 bytes long" +
+                              std::string(profile == PTO_PROFILE_A5 ? ", at most 4096" : "") +
+                              " under " + pto_profile_string(profile) + "; here " +
+                              std::to_string(s.rows) + " row(s), " + std::to_string(bytes) +
+                              " bytes",
+                          PTO_ERR_SHAPE_MISMATCH);
+  }
+  return true;
+}
+
+}  // namespace
+
 // tmov and textract with a cube tile on either side: a move that keeps each
 // element's (row, column) and lays it out as dst's layout says (pto-isa
 // TMOV.md and TEXTRACT.md; the moves PTOAS's TMovOp allows: mat to left,
@@ -318,33 +368,8 @@ bool CubeReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
                           : "tmov: mat to left, right, bias or scaling; acc to vec or mat; "
                             "vec to vec NZ or ZN, mat or scaling") +
                  ")");
-  // Per target (pto-isa TMOV.md's implementation checks): A2A3 moves acc to
-  // mat only (acc to vec is A5's), with equal shapes on both sides; a bias
-  // row is 64-byte aligned in length, at most 4 KiB on A5.
   const pto_profile profile = p_->profile;
-  if (profile == PTO_PROFILE_A2A3 && !extract && s.space == Space::kAcc && d.space == Space::kVec)
-    return parser_.Error(loc, what +
-                                  ": A2A3 moves an acc tile to mat only (acc to vec is A5's); "
-                                  "store it to global memory and load it into the unified buffer");
-  if (profile == PTO_PROFILE_A2A3 && !extract && (s.rows != d.rows || s.cols != d.cols))
-    return parser_.Error(loc,
-                         what + ": under A2A3 src " + std::to_string(s.rows) + "x" +
-                             std::to_string(s.cols) + " and dst " + std::to_string(d.rows) + "x" +
-                             std::to_string(d.cols) + " must have the same shape",
-                         PTO_ERR_SHAPE_MISMATCH);
-  if (profile != PTO_PROFILE_HOST && d.space == Space::kBias) {
-    const uint64_t bytes = uint64_t{d.cols} * pto_dtype_size(d.dtype);
-    if (s.rows != 1 || bytes % 64 != 0 || (profile == PTO_PROFILE_A5 && bytes > 4096))
-      return parser_.Error(loc,
-                           what +
-                               ": a bias row moves from a one-row mat tile and is a multiple of "
-                               "64 bytes long" +
-                               std::string(profile == PTO_PROFILE_A5 ? ", at most 4096" : "") +
-                               " under " + pto_profile_string(profile) + "; here " +
-                               std::to_string(s.rows) + " row(s), " + std::to_string(bytes) +
-                               " bytes",
-                           PTO_ERR_SHAPE_MISMATCH);
-  }
+  if (!CubeMoveFitsTarget(parser_, profile, what, loc, extract, s, d)) return false;
   // acc f32 to f16 / bf16: the fixpipe's cast (TMOV's F322F16, F322BF16).
   const bool cast = !extract && s.space == Space::kAcc && s.dtype == PTO_FLOAT32 &&
                     (d.dtype == PTO_FLOAT16 || d.dtype == PTO_BFLOAT16);

@@ -175,6 +175,41 @@ void PipeReader::ParseReserveBuffer(const Token& op, const std::vector<Token>& r
   parser_.Define(results[0], v);
 }
 
+// A pipe's flag ids, slot size and slot count within what the cores have
+// (pto.aic_initialize_pipe / pto.aiv_initialize_pipe's attributes); the
+// flag ids it takes counted for its core.
+bool PipeReader::PipeLimitsHold(const Token& op, const std::string& what, uint8_t side,
+                                int64_t id, int64_t dir, int64_t slot_size, int64_t slot_num,
+                                int64_t flag_base) {
+  // A pipe's cores signal each other through hardware flags: 2 ids a
+  // direction, 4 for a two-way pipe, out of 16 for a kernel function's
+  // pipes (PTOAS's verifier and its ResolveReservedBuffers pass).
+  const int64_t flags = dir == 3 ? 4 : 2;
+  if (flag_base >= 0 && flag_base + flags > kFlagIds)
+    return parser_.Error(op.loc, what + ": flag_base " + std::to_string(flag_base) +
+                                     " and dir_mask " + std::to_string(dir) +
+                                     " need flag ids up to " +
+                                     std::to_string(flag_base + flags - 1) + "; there are " +
+                                     std::to_string(kFlagIds) + " (0 to 15)");
+  flag_ids_[side] += static_cast<uint32_t>(flags);
+  if (flag_ids_[side] > kFlagIds)
+    return parser_.Error(op.loc, what + ": with pipe " + std::to_string(id) + " the " +
+                                     CoreName(side) + "'s pipes need " +
+                                     std::to_string(flag_ids_[side]) +
+                                     " hardware flag ids, more "
+                                     "than the " +
+                                     std::to_string(kFlagIds) +
+                                     " there are (a pipe takes 2, or 4 with dir_mask = 3)");
+  // A slot holds one tile: no larger than the largest tile.
+  if (static_cast<uint64_t>(slot_size) > PTO_TILE_MAX_BYTES)
+    return parser_.Error(op.loc, what + ": slot_size " + std::to_string(slot_size) +
+                                     " is larger than a tile may be (PTO_TILE_MAX_BYTES)");
+  if (slot_num != -1 && (slot_num < 1 || slot_num > 64))
+    return parser_.Error(
+        op.loc, what + ": slot_num " + std::to_string(slot_num) + " is outside 1 to 64");
+  return true;
+}
+
 // pto.aic_initialize_pipe {[id = N,] dir_mask = 1|2|3, slot_size = N[, slot_num = N]
 //   [, nosplit = B][, acc_push_epilogue = #..]} [(gm_slot_buffer = %p : !pto.ptr<T>,]
 //   c2v_consumer_buf = %b : i32, v2c_consumer_buf = %b : i32)
@@ -216,32 +251,7 @@ void PipeReader::ParseInitializePipe(const Token& op, bool cube) {
                                    "cube) or 3 (both)");
   if (slot_size <= 0)
     return (void)parser_.Error(op.loc, what + " expects slot_size greater than 0");
-  // A pipe's cores signal each other through hardware flags: 2 ids a
-  // direction, 4 for a two-way pipe, out of 16 for a kernel function's
-  // pipes (PTOAS's verifier and its ResolveReservedBuffers pass).
-  const int64_t flags = dir == 3 ? 4 : 2;
-  if (flag_base >= 0 && flag_base + flags > kFlagIds)
-    return (void)parser_.Error(op.loc, what + ": flag_base " + std::to_string(flag_base) +
-                                           " and dir_mask " + std::to_string(dir) +
-                                           " need flag ids up to " +
-                                           std::to_string(flag_base + flags - 1) + "; there are " +
-                                           std::to_string(kFlagIds) + " (0 to 15)");
-  flag_ids_[side] += static_cast<uint32_t>(flags);
-  if (flag_ids_[side] > kFlagIds)
-    return (void)parser_.Error(op.loc, what + ": with pipe " + std::to_string(id) + " the " +
-                                           CoreName(side) + "'s pipes need " +
-                                           std::to_string(flag_ids_[side]) +
-                                           " hardware flag ids, more "
-                                           "than the " +
-                                           std::to_string(kFlagIds) +
-                                           " there are (a pipe takes 2, or 4 with dir_mask = 3)");
-  // A slot holds one tile: no larger than the largest tile.
-  if (static_cast<uint64_t>(slot_size) > PTO_TILE_MAX_BYTES)
-    return (void)parser_.Error(op.loc, what + ": slot_size " + std::to_string(slot_size) +
-                                           " is larger than a tile may be (PTO_TILE_MAX_BYTES)");
-  if (slot_num != -1 && (slot_num < 1 || slot_num > 64))
-    return (void)parser_.Error(
-        op.loc, what + ": slot_num " + std::to_string(slot_num) + " is outside 1 to 64");
+  if (!PipeLimitsHold(op, what, side, id, dir, slot_size, slot_num, flag_base)) return;
   const uint32_t depth = slot_num > 0 ? static_cast<uint32_t>(slot_num)
                                       : (dir == 3 ? kTwoWayDepth : kOneWayDepth);
   // The operands: the GM slot buffer (A2A3's way between the cores) and

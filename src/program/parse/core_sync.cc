@@ -49,6 +49,47 @@ std::string_view AttrValue(const Token& t, std::string_view kind) {
 
 }  // namespace
 
+// The operands of a synchronisation operation n: its <NAME>s, integers and
+// (set_flag_dyn's, sync.set's) index values, as written, each with where it
+// is; bracketed, the list's [ ].
+bool SyncReader::ReadSyncItems(std::string_view n, bool bracketed, bool dyn,
+                               std::vector<std::string>* items, std::vector<SourceLoc>* locs) {
+  if (bracketed && !parser_.Expect('[')) return false;
+  for (;;) {
+    locs->push_back(tok().loc);
+    if (tok().Is('<')) {
+      parser_.Advance();
+      if (tok().kind != Tok::kIdent)
+        return parser_.Error(tok().loc,
+                             "expected a name such as PIPE_V, found " + Describe(tok()));
+      items->emplace_back(tok().text);
+      parser_.Advance();
+      if (!parser_.Expect('>')) return false;
+    } else if (tok().kind == Tok::kAttr && tok().text.find('<') != std::string_view::npos &&
+               tok().text.back() == '>') {
+      const size_t open = tok().text.find('<');
+      items->emplace_back(tok().text.substr(open + 1, tok().text.size() - open - 2));
+      parser_.Advance();
+    } else if (tok().kind == Tok::kInt && !bracketed && !items->empty()) {
+      items->emplace_back(tok().text);
+      parser_.Advance();
+    } else if (tok().kind == Tok::kValue && ((!bracketed && !items->empty()) ||
+                                             (dyn && items->size() == 2))) {
+      // sync.set / sync.wait take the event as a run-time index too (PTOAS).
+      Value event;
+      if (!parser_.UseInt(tok(), &event, "the event")) return false;
+      items->emplace_back(dyn ? "EVENT_ID0" : "0");
+      parser_.Advance();
+    } else {
+      return parser_.Error(tok().loc,
+                           std::string(n) + ": expected <NAME>, found " + Describe(tok()));
+    }
+    if (!tok().Is(',') || (!bracketed && (n == "pto.barrier" || n == "pto.pipe_barrier"))) break;
+    parser_.Advance();
+  }
+  return !bracketed || parser_.Expect(']');
+}
+
 // Synchronisation: pto.barrier <PIPE_X> | #pto.pipe<PIPE_X>; pto.barrier_sync [<OP>];
 // pto.set_flag / wait_flag [<PIPE_A>, <PIPE_B>, <EVENT_IDn>]; pto.record_event /
 // wait_event [<OP>, <OP>, <EVENT_IDn>]; pto.sync.set / sync.wait <PIPE_X>, N.
@@ -63,40 +104,7 @@ void SyncReader::ParseSync(const Token& op) {
                          n != "pto.pipe_barrier" && !intra_block;
   std::vector<std::string> items;
   std::vector<SourceLoc> locs;
-  if (bracketed && !parser_.Expect('[')) return;
-  for (;;) {
-    locs.push_back(tok().loc);
-    if (tok().Is('<')) {
-      parser_.Advance();
-      if (tok().kind != Tok::kIdent)
-        return (void)parser_.Error(tok().loc,
-                                   "expected a name such as PIPE_V, found " + Describe(tok()));
-      items.emplace_back(tok().text);
-      parser_.Advance();
-      if (!parser_.Expect('>')) return;
-    } else if (tok().kind == Tok::kAttr && tok().text.find('<') != std::string_view::npos &&
-               tok().text.back() == '>') {
-      const size_t open = tok().text.find('<');
-      items.emplace_back(tok().text.substr(open + 1, tok().text.size() - open - 2));
-      parser_.Advance();
-    } else if (tok().kind == Tok::kInt && !bracketed && !items.empty()) {
-      items.emplace_back(tok().text);
-      parser_.Advance();
-    } else if (tok().kind == Tok::kValue && ((!bracketed && !items.empty()) ||
-                                             (dyn && items.size() == 2))) {
-      // sync.set / sync.wait take the event as a run-time index too (PTOAS).
-      Value event;
-      if (!parser_.UseInt(tok(), &event, "the event")) return;
-      items.emplace_back(dyn ? "EVENT_ID0" : "0");
-      parser_.Advance();
-    } else {
-      return (void)parser_.Error(tok().loc,
-                                 std::string(n) + ": expected <NAME>, found " + Describe(tok()));
-    }
-    if (!tok().Is(',') || (!bracketed && (n == "pto.barrier" || n == "pto.pipe_barrier"))) break;
-    parser_.Advance();
-  }
-  if (bracketed && !parser_.Expect(']')) return;
+  if (!ReadSyncItems(n, bracketed, dyn, &items, &locs)) return;
   auto is_event_id = [](const std::string& s) {
     return s.size() == 9 && s.rfind("EVENT_ID", 0) == 0 && s[8] >= '0' && s[8] <= '7';
   };

@@ -106,6 +106,34 @@ bool Lexer::AngleBodyFrom(const Token& open, std::string_view* body) {
   return true;
 }
 
+// A number's characters from pos_, c the first: *kind kInt (decimal or
+// 0x hex) or kFloat; false for 0x without hex digits.
+bool Lexer::SkipNumber(char c, Tok* kind) {
+  if (c == '-') Advance();
+  if (Peek() == '0' && (Peek(1) == 'x' || Peek(1) == 'X')) {
+    Advance(2);
+    if (!IsHexDigit(Peek())) return false;
+    while (IsHexDigit(Peek())) Advance();
+    *kind = Tok::kInt;
+    return true;
+  }
+  bool is_float = false;
+  while (IsDigit(Peek())) Advance();
+  if (Peek() == '.' && IsDigit(Peek(1))) {
+    is_float = true;
+    Advance();
+    while (IsDigit(Peek())) Advance();
+  }
+  if ((Peek() == 'e' || Peek() == 'E') &&
+      (IsDigit(Peek(1)) || ((Peek(1) == '+' || Peek(1) == '-') && IsDigit(Peek(2))))) {
+    is_float = true;
+    Advance(2);
+    while (IsDigit(Peek())) Advance();
+  }
+  *kind = is_float ? Tok::kFloat : Tok::kInt;
+  return true;
+}
+
 Token Lexer::Next() {
   SkipSpaceAndComments();
   Token t;
@@ -172,27 +200,9 @@ Token Lexer::Next() {
     return finish(Tok::kArrow);
   }
   if (IsDigit(c) || (c == '-' && IsDigit(Peek(1)))) {
-    if (c == '-') Advance();
-    if (Peek() == '0' && (Peek(1) == 'x' || Peek(1) == 'X')) {
-      Advance(2);
-      if (!IsHexDigit(Peek())) return error("expected hex digits after 0x");
-      while (IsHexDigit(Peek())) Advance();
-      return finish(Tok::kInt);
-    }
-    bool is_float = false;
-    while (IsDigit(Peek())) Advance();
-    if (Peek() == '.' && IsDigit(Peek(1))) {
-      is_float = true;
-      Advance();
-      while (IsDigit(Peek())) Advance();
-    }
-    if ((Peek() == 'e' || Peek() == 'E') &&
-        (IsDigit(Peek(1)) || ((Peek(1) == '+' || Peek(1) == '-') && IsDigit(Peek(2))))) {
-      is_float = true;
-      Advance(2);
-      while (IsDigit(Peek())) Advance();
-    }
-    return finish(is_float ? Tok::kFloat : Tok::kInt);
+    Tok kind;
+    if (!SkipNumber(c, &kind)) return error("expected hex digits after 0x");
+    return finish(kind);
   }
   if (IsIdentStart(c)) {
     while (IsIdentChar(Peek())) Advance();

@@ -64,6 +64,9 @@ class Lexer {
   // Consumes a balanced <...> (nested brackets and quoted strings allowed);
   // false if the text ends first.
   bool SkipAngleBody();
+  // A number's characters (Next): *kind kInt or kFloat; false for 0x
+  // without hex digits.
+  bool SkipNumber(char c, Tok* kind);
 
   std::string_view text_;
   size_t pos_ = 0;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "checked.h"
 #include "program/ir/types.h"
 #include "program/parse/parser.h"
 #include "program/parse/readers.h"
@@ -112,8 +113,13 @@ bool MemoryReader::EmitSubview(const Token& op, uint32_t parent, uint32_t view, 
   // The window must lie inside the parent's storage; a cube tile's under
   // every rule, since its window is written whole (tload's pad, the boxes a
   // cube move writes).
+  // A constant offset is the text's number: compared without a sum that
+  // could wrap (checked.h).
+  const auto outside = [](int64_t start, int64_t n, int64_t bound) {
+    return start >= 0 && !SignedSpanInside(start, n, bound);
+  };
   if ((rule != SubviewRule::kOwn || pt.IsCube()) &&
-      ((r >= 0 && r + vt.rows > pt.rows) || (c >= 0 && c + vt.cols > pt.cols)))
+      (outside(r, vt.rows, pt.rows) || outside(c, vt.cols, pt.cols)))
     return parser_.Error(op.loc,
                          what + "the " + std::to_string(vt.rows) + "x" + std::to_string(vt.cols) +
                              " window at [" + (r >= 0 ? std::to_string(r) : "?") + ", " +
@@ -131,8 +137,8 @@ bool MemoryReader::EmitSubview(const Token& op, uint32_t parent, uint32_t view, 
                            PTO_ERR_SHAPE_MISMATCH);
     const bool rows_known = r >= 0 && vt.valid_rows != kDynamic && pt.valid_rows != kDynamic;
     const bool cols_known = c >= 0 && vt.valid_cols != kDynamic && pt.valid_cols != kDynamic;
-    if ((rows_known && r + vt.valid_rows > pt.valid_rows) ||
-        (cols_known && c + vt.valid_cols > pt.valid_cols))
+    if ((rows_known && outside(r, vt.valid_rows, pt.valid_rows)) ||
+        (cols_known && outside(c, vt.valid_cols, pt.valid_cols)))
       return parser_.Error(op.loc,
                            what + "dst's valid region " + std::to_string(vt.valid_rows) + "x" +
                                std::to_string(vt.valid_cols) + " at [" + std::to_string(r) + ", " +
@@ -145,10 +151,16 @@ bool MemoryReader::EmitSubview(const Token& op, uint32_t parent, uint32_t view, 
   // from the image's start: its corner is kept when it runs (Block::Image).
   const TileSlot* root = &from;
   while (root->IsView()) root = &p_->tiles[root->view_of];
-  const bool known = r >= 0 && c >= 0 && (!from.IsView() || from.view_offset >= 0);
+  // Known where both offsets are constants and their flat offset fits
+  // (checked.h); otherwise the run checks the window.
+  size_t flat = 0;
+  const bool known = r >= 0 && c >= 0 && (!from.IsView() || from.view_offset >= 0) &&
+                     FlatOffset(static_cast<size_t>(r), root->type.cols, static_cast<size_t>(c),
+                                &flat) &&
+                     flat <= static_cast<size_t>(INT64_MAX);
   TileSlot& s = p_->tiles[view];
   s.view_of = static_cast<int32_t>(parent);
-  s.view_offset = pt.IsCube() ? 0 : known ? r * root->type.cols + c : -1;
+  s.view_offset = pt.IsCube() ? 0 : known ? static_cast<int64_t>(flat) : -1;
   Instr in;
   in.code = Code::kSubview;
   in.sub = static_cast<uint8_t>(rule);

@@ -12,6 +12,40 @@
 namespace pto {
 namespace program {
 
+// A func.func's `attributes {...}`: its entry marks, kernel kind, target
+// and visibility, into *f; false (an error) for one it does not know.
+bool ModuleReader::ParseFuncAttributes(FuncInfo* f) {
+  parser_.Advance();
+  std::vector<AttrEntry> attrs;
+  if (!parser_.ParseAttrDict(&attrs)) return false;
+  for (const AttrEntry& e : attrs) {
+    if ((e.key == "pto.kernel" || e.key == "pto.entry") && e.value.kind == Tok::kEnd) {
+      f->marked_entry = true;
+      f->marked_entry_only = true;
+    } else if (e.key == "pto.kernel_kind") {
+      // A block is one core: a vector kernel runs on the vector core, a
+      // cube kernel on the cube.
+      if (e.value.text != "#pto.kernel_kind<vector>" && e.value.text != "#pto.kernel_kind<cube>") {
+        parser_.Error(e.loc, "pto.kernel_kind must be #pto.kernel_kind<vector> or <cube>");
+        return false;
+      }
+      f->marked_entry = true;
+      f->core = static_cast<uint8_t>(e.value.text == "#pto.kernel_kind<cube>" ? CoreKind::kCube
+                                                                            : CoreKind::kVector);
+    } else if (e.key == "pto.target_arch") {
+      if (!SetTarget(e)) return false;
+    } else if (e.key == "sym_visibility" && e.value.kind == Tok::kString) {
+      f->is_private = e.value.text != "public";
+    } else if (e.key == "pto.auto_sync_tail_hint" && e.value.kind == Tok::kString) {
+      // A hint to PTOAS's synchronisation pass: one block orders nothing here.
+    } else {
+      parser_.Error(e.loc, "unknown function attribute '" + std::string(e.key) + "'");
+      return false;
+    }
+  }
+  return true;
+}
+
 // func.func [private] @name(%a: T, ...) [-> R | -> (R, ...)] [attributes {...}] { body }
 // The signature is read now and the body skipped: it is read where it runs.
 void ModuleReader::ParseFuncSignature() {
@@ -74,36 +108,7 @@ void ModuleReader::ParseFuncSignature() {
       signature += (i > 0 ? ", " : "") + TypeString(f.result_types[i]);
     signature += ")";
   }
-  if (tok().IsIdent("attributes")) {
-    parser_.Advance();
-    std::vector<AttrEntry> attrs;
-    if (!parser_.ParseAttrDict(&attrs)) return;
-    for (const AttrEntry& e : attrs) {
-      if ((e.key == "pto.kernel" || e.key == "pto.entry") && e.value.kind == Tok::kEnd) {
-        f.marked_entry = true;
-        f.marked_entry_only = true;
-      } else if (e.key == "pto.kernel_kind") {
-        // A block is one core: a vector kernel runs on the vector core, a
-        // cube kernel on the cube.
-        if (e.value.text != "#pto.kernel_kind<vector>" && e.value.text != "#pto.kernel_kind<cube>") {
-          parser_.Error(e.loc, "pto.kernel_kind must be #pto.kernel_kind<vector> or <cube>");
-          return;
-        }
-        f.marked_entry = true;
-        f.core = static_cast<uint8_t>(e.value.text == "#pto.kernel_kind<cube>" ? CoreKind::kCube
-                                                                              : CoreKind::kVector);
-      } else if (e.key == "pto.target_arch") {
-        if (!SetTarget(e)) return;
-      } else if (e.key == "sym_visibility" && e.value.kind == Tok::kString) {
-        f.is_private = e.value.text != "public";
-      } else if (e.key == "pto.auto_sync_tail_hint" && e.value.kind == Tok::kString) {
-        // A hint to PTOAS's synchronisation pass: one block orders nothing here.
-      } else {
-        parser_.Error(e.loc, "unknown function attribute '" + std::string(e.key) + "'");
-        return;
-      }
-    }
-  }
+  if (tok().IsIdent("attributes") && !ParseFuncAttributes(&f)) return;
   if (!tok().Is('{')) {
     parser_.Error(tok().loc, "expected the body of @" + f.name + ", found " + Describe(tok()));
     return;
@@ -416,6 +421,28 @@ bool ModuleReader::ParseBody(const FuncInfo& f, std::vector<Value>* returned) {
   return parser_.Expect('}');
 }
 
+// A func.call's types after its operands: `: (T, ...) -> R` or `-> (R, ...)`.
+bool ModuleReader::ParseCallTypes(std::vector<Type>* types, std::vector<Type>* result_types) {
+  while (parser_.ok() && !tok().Is(')')) {
+    Type t;
+    if (!parser_.ParseType(&t)) return false;
+    types->push_back(t);
+    if (!tok().Is(',')) break;
+    parser_.Advance();
+  }
+  if (!parser_.Expect(')') || !parser_.ExpectArrow()) return false;
+  const bool list = tok().Is('(');
+  if (list) parser_.Advance();
+  while (parser_.ok() && !(list && tok().Is(')'))) {
+    Type t;
+    if (!parser_.ParseType(&t)) return false;
+    result_types->push_back(t);
+    if (!list || !tok().Is(',')) break;
+    parser_.Advance();
+  }
+  return !list || parser_.Expect(')');
+}
+
 // [%r, ... =] func.call @f(%a, ...) : (T, ...) -> (R, ...): f's body read
 // here, with its parameters bound to the arguments (tiles by reference,
 // scalars by value) and its returned values as the results.
@@ -429,26 +456,8 @@ void ModuleReader::ParseCall(const Token& op, const std::vector<Token>& results)
   if (!parser_.Expect('(')) return;
   parser_.ParseValueNames(&names);
   if (!parser_.Expect(')') || !parser_.Expect(':') || !parser_.Expect('(')) return;
-  std::vector<Type> types;
-  while (parser_.ok() && !tok().Is(')')) {
-    Type t;
-    if (!parser_.ParseType(&t)) return;
-    types.push_back(t);
-    if (!tok().Is(',')) break;
-    parser_.Advance();
-  }
-  if (!parser_.Expect(')') || !parser_.ExpectArrow()) return;
-  std::vector<Type> result_types;
-  const bool list = tok().Is('(');
-  if (list) parser_.Advance();
-  while (parser_.ok() && !(list && tok().Is(')'))) {
-    Type t;
-    if (!parser_.ParseType(&t)) return;
-    result_types.push_back(t);
-    if (!list || !tok().Is(',')) break;
-    parser_.Advance();
-  }
-  if (list && !parser_.Expect(')')) return;
+  std::vector<Type> types, result_types;
+  if (!ParseCallTypes(&types, &result_types)) return;
   const FuncInfo* f = nullptr;
   for (const FuncInfo& g : funcs_)
     if (g.name == callee.text) f = &g;

@@ -56,6 +56,8 @@ class ModuleReader : public Reader {
   bool SetTarget(const AttrEntry& e);
   void ParseModule();
   void ParseFuncSignature();
+  bool ParseCallTypes(std::vector<Type>* types, std::vector<Type>* result_types);
+  bool ParseFuncAttributes(FuncInfo* f);
   bool ChooseEntry(const FuncInfo** entry);
   void CompileEntry(const FuncInfo& f);
   // Whether two functions take the same arguments (the launch's identity aside).
@@ -257,6 +259,9 @@ class TileReader : public Reader {
   // The attribute dictionary of op; *high_precision (unless null) set when
   // it gives precisionType = high_precision.
   bool ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high_precision);
+  bool ParseAttrsAfterOuts(const Token& op, const ops::OpDescriptor& desc, int* attr,
+                           bool* high_precision);
+  bool HistByteAttr(const AttrEntry& e, int* attr, int* given_byte, int* legacy_msb);
   bool BinaryOrderValue(const Token& value, int* attr);
   bool ParseBareBinaryOrder(int* attr);
   bool MaskPatternValue(const AttrEntry& e, int* attr);
@@ -267,6 +272,9 @@ class TileReader : public Reader {
   bool TextTmpAllowed(const ops::OpDescriptor& op);
   bool EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins,
                   uint32_t dst, int attr, const Instr& scalar, const TextForm& form);
+  bool ConversionAttr(SourceLoc loc, uint32_t src, uint32_t dst, int* attr, Instr* in);
+  bool TextRulesHold(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins,
+                     uint32_t dst, const TextForm& form);
   // PTOAS's fp operand of tmov, textract, tinsert.
   const ops::OpDescriptor* FixpipeForm(const ops::OpDescriptor& named);
   bool TakeFixpipeOperand(std::vector<Token>* names, std::vector<Type>* types,
@@ -398,6 +406,8 @@ class PipeReader : public Reader {
  private:
   void ParseReserveBuffer(const Token& op, const std::vector<Token>& results, bool import);
   void ParseInitializePipe(const Token& op, bool cube);
+  bool PipeLimitsHold(const Token& op, const std::string& what, uint8_t side, int64_t id,
+                      int64_t dir, int64_t slot_size, int64_t slot_num, int64_t flag_base);
   bool ParsePipeOperands(const std::string& what, uint8_t side, uint64_t slots_bytes, Instr* init,
                          bool* has_gm, uint32_t* gm_pointer);
   void ParsePipeTransfer(const Token& op, const std::vector<Token>& results, PipeOp kind,
@@ -461,6 +471,10 @@ class SyncReader : public Reader {
   // pto.tsync ins(%e0, ... : T0, ...): checked, then nothing to do.
   void ParseTsync(const Token& op, const std::vector<Token>& results);
   void ParsePrefetch(const Token& op, const Token& result);
+
+ private:
+  bool ReadSyncItems(std::string_view n, bool bracketed, bool dyn, std::vector<std::string>* items,
+                     std::vector<SourceLoc>* locs);
 };
 
 // Communication between ranks (core_comm.cc): pto.comm.tput, tget, tnotify,

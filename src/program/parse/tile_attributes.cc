@@ -87,6 +87,32 @@ bool TileReader::ParseConversionAttrs(int* attr) {
   return true;
 }
 
+// thistogram's byte, PTOAS's I32Attr (default 1; its verifier: 0 to 3), or
+// PTOAS's older spelling isMSB = true (byte 1) or false (byte 0); where both
+// are given they agree (*given_byte, *legacy_msb: each as given so far, or
+// -1).
+bool TileReader::HistByteAttr(const AttrEntry& e, int* attr, int* given_byte, int* legacy_msb) {
+  if (e.key == "byte") {
+    const bool digit = e.value.kind == Tok::kInt && e.value.text.size() == 1 &&
+                       e.value.text[0] >= '0' && e.value.text[0] <= '3';
+    if (!digit)
+      return parser_.Error(e.value.kind == Tok::kEnd ? e.loc : e.value.loc,
+                           "byte of thistogram is 0, 1, 2 or 3");
+    if (*legacy_msb >= 0 && *legacy_msb != e.value.text[0] - '0')
+      return parser_.Error(e.loc, "thistogram's byte and its older isMSB disagree");
+    *attr = e.value.text[0] - '0';
+    *given_byte = *attr;
+    return true;
+  }
+  if (!e.value.IsIdent("true") && !e.value.IsIdent("false"))
+    return parser_.Error(e.value.loc, "isMSB of thistogram is true or false");
+  *legacy_msb = e.value.IsIdent("true") ? 1 : 0;
+  if (*given_byte >= 0 && *given_byte != *legacy_msb)
+    return parser_.Error(e.loc, "thistogram's byte and its older isMSB disagree");
+  *attr = *legacy_msb;
+  return true;
+}
+
 // {precisionType = #pto<pow_precision high_precision>}
 bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high_precision) {
   const ops::TextAttr text = ops::AttributeOf(op.attr).text;
@@ -141,27 +167,8 @@ bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high
       *attr = one ? 1 : 0;
       continue;
     }
-    // thistogram's byte, PTOAS's I32Attr (default 1; its verifier: 0 to 3).
-    if (e.key == "byte" && text == ops::TextAttr::kHistByte) {
-      const bool digit = e.value.kind == Tok::kInt && e.value.text.size() == 1 &&
-                         e.value.text[0] >= '0' && e.value.text[0] <= '3';
-      if (!digit)
-        return parser_.Error(e.value.kind == Tok::kEnd ? e.loc : e.value.loc,
-                             "byte of thistogram is 0, 1, 2 or 3");
-      if (legacy_msb >= 0 && legacy_msb != e.value.text[0] - '0')
-        return parser_.Error(e.loc, "thistogram's byte and its older isMSB disagree");
-      *attr = e.value.text[0] - '0';
-      given_byte = *attr;
-      continue;
-    }
-    // PTOAS's older spelling: isMSB = true (byte 1) or false (byte 0).
-    if (e.key == "isMSB" && text == ops::TextAttr::kHistByte) {
-      if (!e.value.IsIdent("true") && !e.value.IsIdent("false"))
-        return parser_.Error(e.value.loc, "isMSB of thistogram is true or false");
-      legacy_msb = e.value.IsIdent("true") ? 1 : 0;
-      if (given_byte >= 0 && given_byte != legacy_msb)
-        return parser_.Error(e.loc, "thistogram's byte and its older isMSB disagree");
-      *attr = legacy_msb;
+    if ((e.key == "byte" || e.key == "isMSB") && text == ops::TextAttr::kHistByte) {
+      if (!HistByteAttr(e, attr, &given_byte, &legacy_msb)) return false;
       continue;
     }
     // TGATHER's mask-pattern form: #pto.mask_pattern<P0101> (PTOAS, the

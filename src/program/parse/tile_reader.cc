@@ -96,6 +96,59 @@ bool TileReader::TakeIndexOperands(const ops::OpDescriptor& desc, std::vector<To
   return true;
 }
 
+// tcvt's text: src's and dst's shapes, and its attribute *attr with the
+// defaults PTOAS and the NPUs take where the text gives no rmode or sat_mode.
+bool TileReader::ConversionAttr(SourceLoc loc, uint32_t src, uint32_t dst, int* attr, Instr* in) {
+  // PTOAS's verifier: src and dst have the same shape (and valid shape,
+  // which the C rules check). Without sat_mode, the target's default for
+  // the pair (both NPU implementations' TCVT without a SaturationMode):
+  // OFF for FLOAT16 -> UINT8/INT8/INT16, FLOAT32 -> INT16, INT32 ->
+  // INT16; ON for every other pair.
+  // A packed type's cols count bytes of two values: its logical extent
+  // (what PTOAS compares) has twice as many.
+  const Type& s = p_->tiles[src].type;
+  const Type& d = p_->tiles[dst].type;
+  // A NaN into FP4 is refused by its value: checked when it runs.
+  if (d.dtype == PTO_FLOAT4_E2M1X2 || d.dtype == PTO_FLOAT4_E1M2X2) in->check_at_run = true;
+  const uint64_t s_cols = uint64_t{s.cols} * (IsPackedDtype(s.dtype) ? 2 : 1);
+  const uint64_t d_cols = uint64_t{d.cols} * (IsPackedDtype(d.dtype) ? 2 : 1);
+  if (s.rows != d.rows || s_cols != d_cols)
+    return parser_.Error(loc, "tcvt's src shape " + ShapeText(s) + " differs from dst's " +
+                                  ShapeText(d) + " (PTOAS's rule" +
+                                  (s_cols != s.cols || d_cols != d.cols
+                                       ? ", a packed type's cols counting two values each)"
+                                       : ")"));
+  // Without rmode, PTOAS's default CAST_RINT.
+  const bool off = (s.dtype == PTO_FLOAT16 &&
+                    (d.dtype == PTO_UINT8 || d.dtype == PTO_INT8 || d.dtype == PTO_INT16)) ||
+                   (d.dtype == PTO_INT16 && (s.dtype == PTO_FLOAT32 || s.dtype == PTO_INT32));
+  const int mode = (*attr & 0xFF) == 0 ? PTO_ROUND_RINT : (*attr & 0xFF) - 1;
+  const int sat = (*attr >> 8) == 0 ? (off ? PTO_SAT_OFF : PTO_SAT_ON) : (*attr >> 8) - 1;
+  *attr = mode | (sat << 8);
+  return true;
+}
+
+// The row's own rules on its text (PTOAS's verifier), beside its check.
+bool TileReader::TextRulesHold(const ops::OpDescriptor& op, SourceLoc loc,
+                               const std::vector<uint32_t>& ins, uint32_t dst,
+                               const TextForm& form) {
+  ops::TextOperands t{};
+  const auto text_tile = [&](uint32_t slot) {
+    const Type& type = p_->tiles[slot].type;
+    return ops::TextTile{type.rows, type.cols, type.dtype,
+                         type.box == Box::kNone && !type.col_major};
+  };
+  t.dst = text_tile(dst);
+  for (size_t k = 0; k < op.source_count && k < ins.size(); ++k) t.sources[k] = text_tile(ins[k]);
+  t.tmp_given = form.tmp_given;
+  if (form.tmp_slot != kNoSlot) t.tmp = text_tile(form.tmp_slot);
+  t.dps_form = form.dps;
+  t.high_precision = form.high_precision;
+  t.profile = p_->profile;
+  char sentence[256];
+  return op.text_rules(t, sentence, sizeof sentence) || parser_.Error(loc, sentence);
+}
+
 bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
                             const std::vector<uint32_t>& ins, uint32_t dst, int attr,
                             const Instr& scalar, const TextForm& form) {
@@ -138,34 +191,9 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
                    (integer_only ? std::string(" scalar") : std::string(" scalar for a tile of ") +
                                                    DtypeName(p_->tiles[owner].type.dtype)));
   }
-  if (ops::AttributeOf(op.attr).text == ops::TextAttr::kConversion) {
-    // PTOAS's verifier: src and dst have the same shape (and valid shape,
-    // which the C rules check). Without sat_mode, the target's default for
-    // the pair (both NPU implementations' TCVT without a SaturationMode):
-    // OFF for FLOAT16 -> UINT8/INT8/INT16, FLOAT32 -> INT16, INT32 ->
-    // INT16; ON for every other pair.
-    // A packed type's cols count bytes of two values: its logical extent
-    // (what PTOAS compares) has twice as many.
-    const Type& s = p_->tiles[ins[0]].type;
-    const Type& d = p_->tiles[dst].type;
-    // A NaN into FP4 is refused by its value: checked when it runs.
-    if (d.dtype == PTO_FLOAT4_E2M1X2 || d.dtype == PTO_FLOAT4_E1M2X2) in.check_at_run = true;
-    const uint64_t s_cols = uint64_t{s.cols} * (IsPackedDtype(s.dtype) ? 2 : 1);
-    const uint64_t d_cols = uint64_t{d.cols} * (IsPackedDtype(d.dtype) ? 2 : 1);
-    if (s.rows != d.rows || s_cols != d_cols)
-      return parser_.Error(loc, "tcvt's src shape " + ShapeText(s) + " differs from dst's " +
-                                    ShapeText(d) + " (PTOAS's rule" +
-                                    (s_cols != s.cols || d_cols != d.cols
-                                         ? ", a packed type's cols counting two values each)"
-                                         : ")"));
-    // Without rmode, PTOAS's default CAST_RINT.
-    const bool off = (s.dtype == PTO_FLOAT16 &&
-                      (d.dtype == PTO_UINT8 || d.dtype == PTO_INT8 || d.dtype == PTO_INT16)) ||
-                     (d.dtype == PTO_INT16 && (s.dtype == PTO_FLOAT32 || s.dtype == PTO_INT32));
-    const int mode = (attr & 0xFF) == 0 ? PTO_ROUND_RINT : (attr & 0xFF) - 1;
-    const int sat = (attr >> 8) == 0 ? (off ? PTO_SAT_OFF : PTO_SAT_ON) : (attr >> 8) - 1;
-    attr = mode | (sat << 8);
-  }
+  if (ops::AttributeOf(op.attr).text == ops::TextAttr::kConversion &&
+      !ConversionAttr(loc, ins[0], dst, &attr, &in))
+    return false;
   // tfillpad's pad value is dst's type's (PTOAS: TileDataDst::PadVal).
   if (ops::AttributeOf(op.attr).text == ops::TextAttr::kPadOfDst) attr = p_->tiles[dst].type.pad;
   in.code = Code::kTileOp;
@@ -176,24 +204,7 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   for (size_t k = 0; k < op.source_count; ++k) in.slot[Role::kSrc0 + k] = ins[k];
   if (ins.size() > op.source_count && op.tmp != ops::TmpRole::kNone)
     in.slot[Role::kTmp] = ins[op.source_count];
-  // The row's own rules on its text (PTOAS's verifier), beside its check.
-  if (op.text_rules != nullptr) {
-    ops::TextOperands t{};
-    const auto text_tile = [&](uint32_t slot) {
-      const Type& type = p_->tiles[slot].type;
-      return ops::TextTile{type.rows, type.cols, type.dtype,
-                           type.box == Box::kNone && !type.col_major};
-    };
-    t.dst = text_tile(dst);
-    for (size_t k = 0; k < op.source_count && k < ins.size(); ++k) t.sources[k] = text_tile(ins[k]);
-    t.tmp_given = form.tmp_given;
-    if (form.tmp_slot != kNoSlot) t.tmp = text_tile(form.tmp_slot);
-    t.dps_form = form.dps;
-    t.high_precision = form.high_precision;
-    t.profile = p_->profile;
-    char sentence[256];
-    if (!op.text_rules(t, sentence, sizeof sentence)) return parser_.Error(loc, sentence);
-  }
+  if (op.text_rules != nullptr && !TextRulesHold(op, loc, ins, dst, form)) return false;
   // A2A3's row reductions and index reductions need a tmp the sync form
   // leaves out ("lowering may introduce internal scratch tiles"): one of
   // src's type, the pages' safe default.
@@ -285,6 +296,20 @@ bool TileReader::UseOperands(const ops::OpDescriptor& desc, const std::vector<To
   return true;
 }
 
+// A DPS form's attributes after its outs( ): a dictionary, or isBinary's and
+// maskPattern's bare forms; then whether a MaskPattern row's pattern is given.
+bool TileReader::ParseAttrsAfterOuts(const Token& op, const ops::OpDescriptor& desc, int* attr,
+                                     bool* high_precision) {
+  if (tok().Is('{') && !ParseOpAttrs(desc, attr, high_precision)) return false;
+  if (ops::AttributeOf(desc.attr).text == ops::TextAttr::kBinaryOrder &&
+      tok().IsIdent("isBinary") && !ParseBareBinaryOrder(attr))
+    return false;
+  if (desc.attr == ops::AttrKind::kMaskPattern && tok().IsIdent("maskPattern") &&
+      !ParseBareMaskPattern(attr))
+    return false;
+  return MaskPatternGiven(op, desc, *attr);
+}
+
 // pto.OP ins(%a, %b[, %tmp] : T, T[, T]) outs(%d : T) [{attrs}]
 void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_text) {
   parser_.Advance();  // ins
@@ -357,14 +382,7 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   if (second_dst ? !ParseTwoOuts(&dst_name, &dst_type, &dst_loc, &idx_name, &idx_type, &idx_loc)
                  : !parser_.ParseOuts(&dst_name, &dst_type, &dst_loc))
     return;
-  if (tok().Is('{') && !ParseOpAttrs(desc, &attr, &high_precision)) return;
-  if (ops::AttributeOf(desc.attr).text == ops::TextAttr::kBinaryOrder &&
-      tok().IsIdent("isBinary") && !ParseBareBinaryOrder(&attr))
-    return;
-  if (desc.attr == ops::AttrKind::kMaskPattern && tok().IsIdent("maskPattern") &&
-      !ParseBareMaskPattern(&attr))
-    return;
-  if (!MaskPatternGiven(op, desc, attr)) return;
+  if (!ParseAttrsAfterOuts(op, desc, &attr, &high_precision)) return;
   std::vector<uint32_t> slots;
   if (!UseOperands(desc, names, types, type_locs, &slots)) return;
   uint32_t dst;

@@ -297,6 +297,7 @@ class Block {
   void Setup();
   void CopyResultsOut();
   pto_status Execute(uint32_t block, uint32_t blocks, const std::atomic<bool>& stop);
+  pto_status ExecuteOther(const Instr& in, uint32_t block, uint32_t blocks);
   pto_status IntBinary(const Instr& in);
   pto_status MakeView(const Instr& in);
   pto_status PartitionView(const Instr& in);

@@ -396,6 +396,44 @@ pto_status Block::SetValid(const Instr& in) {
   return PTO_OK;
 }
 
+// The instructions of Execute's switch that neither jump nor wait: the
+// views and scalars of memory, the special forms, the cube's and comm's,
+// apart from the loop's common cases.
+pto_status Block::ExecuteOther(const Instr& in, uint32_t block, uint32_t blocks) {
+  pto_status status = PTO_OK;
+  switch (in.code) {
+    case Code::kMakeView: status = MakeView(in); break;
+    case Code::kSetValid: status = SetValid(in); break;
+    case Code::kTsel: status = Tsel(in); break;
+    case Code::kMrgSortLists: status = MrgSortLists(in); break;
+    case Code::kQuantMx: status = QuantMx(in); break;
+    case Code::kMxZzMove: status = MxZzMove(in); break;
+    case Code::kGetVal: status = GetVal(in); break;
+    case Code::kRandom: Random(in); break;
+    case Code::kGlobalIndex: status = GlobalIndex(in); break;
+    case Code::kTileCopy: CopyTile(in, tiles_.data()); break;
+    case Code::kNop:
+      if (in.sub == 1 && blocks > 1) status = SyncAllError(in);
+      break;
+    case Code::kLoadScalar: status = ScalarAccess(in, true); break;
+    case Code::kAddPtr: status = AddPtr(in); break;
+    case Code::kArrayClear:
+      if (in.sub != 0) std::fill_n(floats_.begin() + in.a, in.imm, 0.0);
+      else std::fill_n(ints_.begin() + in.a, in.imm, int64_t{0});
+      break;
+    case Code::kArrayGet: status = ArrayAccess(in, true); break;
+    case Code::kArraySet: status = ArrayAccess(in, false); break;
+    case Code::kStoreScalar: status = ScalarAccess(in, false); break;
+    case Code::kSubview: status = Subview(in); break;
+    case Code::kPrint: Print(in, block); break;
+    case Code::kCubeMove: status = cube_.CubeMove(in); break;
+    case Code::kMatmul: status = cube_.Matmul(in); break;
+    case Code::kComm: status = comm_.Comm(in); break;
+    default: break;  // Execute's own
+  }
+  return status;
+}
+
 pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<bool>& stop) {
   const Instr* code = p_.code.data();
   const uint32_t n = static_cast<uint32_t>(p_.code.size());
@@ -438,7 +476,6 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         if (loop_limit_ != 0 && ++turns > loop_limit_) status = LoopLimitError(in);
         else pc = StepFor(in, code, ints, stop);
         break;
-      case Code::kMakeView: status = MakeView(in); break;
       case Code::kPartView:
         if (PartitionWindow(in)) pc = FastRun(code, n, pc);
         else status = PartitionView(in);
@@ -451,7 +488,6 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         if (CopyWindow(in, false)) pc = FastRun(code, n, pc);
         else status = Transfer(in, false);
         break;
-      case Code::kSetValid: status = SetValid(in); break;
       case Code::kTileOp:
         if (in.plain) {
           PlainTileOp(in);
@@ -459,17 +495,6 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         } else {
           status = TileOp(in);
         }
-        break;
-      case Code::kTsel: status = Tsel(in); break;
-      case Code::kMrgSortLists: status = MrgSortLists(in); break;
-      case Code::kQuantMx: status = QuantMx(in); break;
-      case Code::kMxZzMove: status = MxZzMove(in); break;
-      case Code::kGetVal: status = GetVal(in); break;
-      case Code::kRandom: Random(in); break;
-      case Code::kGlobalIndex: status = GlobalIndex(in); break;
-      case Code::kTileCopy: CopyTile(in, tiles_.data()); break;
-      case Code::kNop:
-        if (in.sub == 1 && blocks > 1) status = SyncAllError(in);
         break;
       case Code::kFloatBinary:
       case Code::kFloatCast:
@@ -481,19 +506,6 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         if (in.sub != 0) floats_[in.a] = ints[in.b] != 0 ? floats_[in.c] : floats_[in.d];
         else ints[in.a] = ints[in.b] != 0 ? ints[in.c] : ints[in.d];
         break;
-      case Code::kLoadScalar: status = ScalarAccess(in, true); break;
-      case Code::kAddPtr: status = AddPtr(in); break;
-      case Code::kArrayClear:
-        if (in.sub != 0) std::fill_n(floats_.begin() + in.a, in.imm, 0.0);
-        else std::fill_n(ints_.begin() + in.a, in.imm, int64_t{0});
-        break;
-      case Code::kArrayGet: status = ArrayAccess(in, true); break;
-      case Code::kArraySet: status = ArrayAccess(in, false); break;
-      case Code::kStoreScalar: status = ScalarAccess(in, false); break;
-      case Code::kSubview: status = Subview(in); break;
-      case Code::kPrint: Print(in, block); break;
-      case Code::kCubeMove: status = cube_.CubeMove(in); break;
-      case Code::kMatmul: status = cube_.Matmul(in); break;
       case Code::kSection:
         if (pipe_.core() != 0 && in.sub != pipe_.core()) pc = in.target - 1;  // another core's code
         break;
@@ -506,7 +518,7 @@ pto_status Block::Execute(uint32_t block, uint32_t blocks, const std::atomic<boo
         }
         break;
       case Code::kSubblock: ints[in.a] = in.sub != 0 ? pipe_.subblocks() : pipe_.subblock(); break;
-      case Code::kComm: status = comm_.Comm(in); break;
+      default: status = ExecuteOther(in, block, blocks); break;
     }
     if (status != PTO_OK) return status;
     if (tracing_) Trace(in, block);

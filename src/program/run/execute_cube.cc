@@ -191,6 +191,36 @@ TileImage CubeExec::Image(uint32_t slot) const {
                    t.origin_col};
 }
 
+namespace {
+
+// A load's tile filled with its pad value first (zeros without one): the
+// whole tile, or a subview's window of its root's image.
+void PadBeforeLoad(const pto_tile& t, const Type& type, const TileImage& image, bool whole_image) {
+  const Layout& layout = image.layout;
+  const size_t size = pto_dtype_size(t.dtype);
+  char* tile = image.data;
+  if (whole_image) {
+    pto_tile whole = t;  // every element, in any order: they all get one value
+    whole.valid_rows = whole.valid_cols = 0;
+    if (type.pad == PTO_PAD_NULL || type.pad == PTO_PAD_ZERO)
+      memset(tile, 0, ElementCount(&t) * size);
+    else
+      ops::FillPad(&whole, 0, 0, type.rows, type.cols, type.pad);
+  } else {
+    // A subview: its window of the root's image, each element at its place.
+    uint64_t pad = 0;
+    pto_tile one = t;
+    one.rows = one.cols = 1;
+    one.data = &pad;
+    if (type.pad != PTO_PAD_NULL && type.pad != PTO_PAD_ZERO)
+      ops::FillPad(&one, 0, 0, 1, 1, type.pad);
+    FillRegion(layout, tile, image.row, image.col, image.RowsInside(0, type.rows),
+               image.ColsInside(0, type.cols), &pad, size);
+  }
+}
+
+}  // namespace
+
 // tload into a mat tile: first every element of the tile gets its type's pad
 // value (0 for null and zero), as pto-isa's CPU model fills the tile before
 // the transfer, then the valid region is written from the view, each
@@ -222,24 +252,7 @@ pto_status CubeExec::CubeTransfer(const Instr& in, bool load) {
   char* memory = pointers_[v.pointer].data;
   char* tile = image.data;
   const bool whole_image = !p_.tiles[in.a].IsView();
-  if (load && whole_image) {
-    pto_tile whole = t;  // every element, in any order: they all get one value
-    whole.valid_rows = whole.valid_cols = 0;
-    if (type.pad == PTO_PAD_NULL || type.pad == PTO_PAD_ZERO)
-      memset(tile, 0, ElementCount(&t) * size);
-    else
-      ops::FillPad(&whole, 0, 0, type.rows, type.cols, type.pad);
-  } else if (load) {
-    // A subview: its window of the root's image, each element at its place.
-    uint64_t pad = 0;
-    pto_tile one = t;
-    one.rows = one.cols = 1;
-    one.data = &pad;
-    if (type.pad != PTO_PAD_NULL && type.pad != PTO_PAD_ZERO)
-      ops::FillPad(&one, 0, 0, 1, 1, type.pad);
-    FillRegion(layout, tile, image.row, image.col, image.RowsInside(0, type.rows),
-               image.ColsInside(0, type.cols), &pad, size);
-  }
+  if (load) PadBeforeLoad(t, type, image, whole_image);
   const bool atomic = in.sub != 0;
   // Adds land in block order: the same sums whatever the threads.
   if (atomic && !block_state_.WaitForTurn(*stop_))

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "board.h"
+#include "checked.h"
 #include "comm.h"
 #include "dtype_rules.h"
 #include "float_scalars.h"
@@ -182,8 +183,8 @@ pto_status Block::MakeView(const Instr& in) {
   // in.sub 1: the view of a memref parameter (no make_tensor_view in the text).
   const std::string what = in.sub == 1 ? "the memref parameter" : "pto.make_tensor_view";
   // The last element the view reaches must be inside the bound memory.
-  unsigned __int128 last = 0;
-  bool empty = false;
+  int64_t last = 0, reach = 0;
+  bool empty = false, beyond = false;
   for (uint32_t i = 0; i < in.rank; ++i) {
     v.shape[i] = ints_[p_.lists[in.extra + i]];
     v.strides[i] = ints_[p_.lists[in.extra + in.rank + i]];
@@ -192,38 +193,48 @@ pto_status Block::MakeView(const Instr& in) {
                    what + ": dimension " + std::to_string(i) + " has shape " +
                        std::to_string(v.shape[i]) + " and stride " + std::to_string(v.strides[i]) +
                        ": both must be >= 0");
-    if (v.shape[i] == 0) {
+    if (v.shape[i] == 0)
       empty = true;
-    } else {
-      last += static_cast<unsigned __int128>(v.shape[i] - 1) * static_cast<uint64_t>(v.strides[i]);
-    }
+    else if (!MulFits(v.shape[i] - 1, v.strides[i], &reach) || !AddFits(last, reach, &last))
+      beyond = true;
   }
-  if (!empty && last >= static_cast<unsigned __int128>(ptr.count))
+  if (!empty && (beyond || last >= ptr.count))
     return Error(in, PTO_ERR_OUT_OF_RANGE,
                  what + ": the view reaches element " +
-                     (last > INT64_MAX ? std::string("beyond 2^63")
-                                       : std::to_string(static_cast<int64_t>(last))) +
+                     (beyond ? std::string("beyond 2^63") : std::to_string(last)) +
                      " of " + PointerName(in.b) + ", which holds " + std::to_string(ptr.count) +
                      " elements");
   return PTO_OK;
 }
+
+namespace {
+
+// Adds the first and the last element of [offset, offset + size) (size >
+// 0) along a dimension of `stride` to *first and *last; false where a sum
+// or product does not fit int64_t (past every binding).
+bool AddStridedSpan(int64_t stride, int64_t offset, int64_t size, int64_t* first, int64_t* last) {
+  int64_t end, to_first, to_last;
+  return AddFits(offset, size - 1, &end) && MulFits(stride, offset, &to_first) &&
+         MulFits(stride, end, &to_last) && AddFits(*first, to_first, first) &&
+         AddFits(*last, to_last, last);
+}
+
+}  // namespace
 
 // Whether every element of the partition `in` takes of view `src` (offsets
 // and sizes >= 0) lies inside the memory bound to the view's pointer: in
 // board mode a window past its view is run where it is (a partition is a
 // pointer offset on the NPU, unchecked), never past the memory.
 bool Block::WindowInMemory(const Instr& in, const View& src) const {
-  unsigned __int128 first = static_cast<uint64_t>(src.offset), last = first;
+  int64_t first = src.offset, last = first;
   for (uint32_t i = 0; i < src.rank; ++i) {
     const int64_t offset = i < in.rank ? ints_[p_.lists[in.extra + i]] : 0;
     const int64_t size = i < in.rank ? ints_[p_.lists[in.extra + in.rank + i]] : src.shape[i];
     if (offset < 0 || size < 0 || src.offset < 0) return false;
     if (size == 0) return true;  // no element
-    const unsigned __int128 stride = static_cast<uint64_t>(src.strides[i]);
-    first += stride * static_cast<uint64_t>(offset);
-    last += stride * static_cast<uint64_t>(offset + size - 1);
+    if (!AddStridedSpan(src.strides[i], offset, size, &first, &last)) return false;
   }
-  return first <= last && last < static_cast<unsigned __int128>(pointers_[src.pointer].count);
+  return first <= last && last < pointers_[src.pointer].count;
 }
 
 bool Block::BoardWarns(const Instr& in, const std::string& message) {
@@ -245,9 +256,10 @@ pto_status Block::PartitionView(const Instr& in) {
     const int64_t offset = ints_[p_.lists[in.extra + i]];
     const int64_t size = ints_[p_.lists[in.extra + in.rank + i]];
     if (offset < 0 || size < 0 || offset > src.shape[i] - size) {
+      int64_t end;
       const std::string sentence = "pto.partition_view: [" + std::to_string(offset) + ", " +
-                                   std::to_string(offset + size) + ") of dimension " +
-                                   std::to_string(i) + " is outside the view's " +
+                                   (AddFits(offset, size, &end) ? std::to_string(end) : "2^63+") +
+                                   ") of dimension " + std::to_string(i) + " is outside the view's " +
                                    std::to_string(src.shape[i]);
       if (offset < 0 || size < 0 || !WindowInMemory(in, src) || !BoardWarns(in, sentence))
         return Error(in, PTO_ERR_OUT_OF_RANGE, sentence);
@@ -281,7 +293,7 @@ pto_status Block::TransferFits(const Instr& in, bool load) {
   const View& v = views_[in.b];
   const pto_tile& t = tiles_[in.a];
   int64_t outer = 1;
-  for (uint32_t i = 0; i + 1 < v.rank; ++i) outer *= v.shape[i];
+  for (uint32_t i = 0; i + 1 < v.rank; ++i) outer = SaturatedMul(outer, v.shape[i]);
   const int64_t inner = v.shape[v.rank - 1];
   if (outer >= t.valid_rows && inner >= t.valid_cols) return PTO_OK;
   return Error(in, PTO_ERR_SHAPE_MISMATCH,
@@ -356,10 +368,11 @@ pto_status Block::Subview(const Instr& in) {
                  std::string(what) + ": offset " + std::to_string(r < 0 ? r : c) +
                      " is negative");
   int64_t valid_rows = view.valid_rows, valid_cols = view.valid_cols;
+  const auto inside = SignedSpanInside;  // [r, r + n) in [0, bound), no sum that wraps
   // A vec tile's window lies inside its parent; a cube tile's valid region
   // does (checked below), the rest of the window may reach past it.
   if (rule != SubviewRule::kOwn && !vs.type.IsCube() &&
-      (r + vs.type.rows > ps.type.rows || c + vs.type.cols > ps.type.cols))
+      (!inside(r, vs.type.rows, ps.type.rows) || !inside(c, vs.type.cols, ps.type.cols)))
     return Error(in, PTO_ERR_OUT_OF_RANGE,
                  std::string(what) + ": the " + std::to_string(vs.type.rows) + "x" +
                      std::to_string(vs.type.cols) + " window at [" + std::to_string(r) + ", " +
@@ -387,7 +400,7 @@ pto_status Block::Subview(const Instr& in) {
                        std::to_string(valid_cols) + " is outside the " +
                        std::to_string(vs.type.rows) + "x" + std::to_string(vs.type.cols) +
                        " window");
-  } else if (r + valid_rows > parent.valid_rows || c + valid_cols > parent.valid_cols) {
+  } else if (!inside(r, valid_rows, parent.valid_rows) || !inside(c, valid_cols, parent.valid_cols)) {
     return Error(in, PTO_ERR_OUT_OF_RANGE,
                  std::string(what) + ": dst's valid region " + std::to_string(valid_rows) + "x" +
                      std::to_string(valid_cols) + " at [" + std::to_string(r) + ", " +
@@ -398,7 +411,7 @@ pto_status Block::Subview(const Instr& in) {
     // The window's valid region inside its parent and inside the root image
     // (whose own windows may reach past it).
     const TileImage image = cube_.Image(in.b);
-    if (r + valid_rows > ps.type.rows || c + valid_cols > ps.type.cols ||
+    if (!inside(r, valid_rows, ps.type.rows) || !inside(c, valid_cols, ps.type.cols) ||
         image.RowsInside(static_cast<uint64_t>(r), static_cast<uint64_t>(valid_rows)) !=
             static_cast<uint64_t>(valid_rows) ||
         image.ColsInside(static_cast<uint64_t>(c), static_cast<uint64_t>(valid_cols)) !=

@@ -89,6 +89,19 @@ def recording() -> Iterator[_Recorder]:
             jit._ptoas_available = saved
 
 
+@contextlib.contextmanager
+def _env(name: str, value: str) -> Iterator[None]:
+    """The environment variable name set to value, unless already set."""
+    saved = os.environ.get(name)
+    if saved is None:
+        os.environ[name] = value
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop(name, None)
+
+
 def compile_program(program: Any, target: Platform, compile_cfg: Optional[Dict[str, Any]] = None,
                     output_dir: Optional[str] = None) -> Tuple[Any, _Recorder]:
     """ir.compile(program) with skip_ptoas for the target's backend; the
@@ -97,6 +110,9 @@ def compile_program(program: Any, target: Platform, compile_cfg: Optional[Dict[s
     backend_mod = require("pypto.backend")
     kwargs = dict(compile_cfg or {})
     kwargs["skip_ptoas"] = True
+    # PyPTO's `loc("file":line:col)` after each operation is MLIR's location
+    # syntax, which libpto's parser does not read.
+    kwargs.setdefault("emit_source_loc", False)
     kwargs.setdefault("backend_type", getattr(backend_mod.BackendType, target.backend))
     kwargs.setdefault("platform", target.name)
     if output_dir is not None:
@@ -113,7 +129,7 @@ def compile_jit(fn: Any, dummy_args: List[Any], target: Platform,
     runtime = require("pypto.runtime")
     cfg = dict(compile_cfg or {})
     cfg["platform"] = target.name
-    with recording() as recorder:
+    with recording() as recorder, _env("PYPTO_EMIT_PTO_LOC", "0"):
         compiled = fn.compile(*dummy_args, config=runtime.RunConfig(**cfg))
     return compiled, recorder
 
