@@ -51,7 +51,8 @@ static void test_texpands_spellings(void **state) {
 
 /* tdivs in both of the pages' forms, each spelt as the page writes it: the
  * tile/scalar form src / scalar, the scalar/tile form scalar / src (the row
- * pto_tdivs_scalar_by_tile). */
+ * pto_tdivs_scalar_by_tile); the last with MLIR's locations as PyPTO writes
+ * them after each operation (`loc(...)`, nothing the program means). */
 static void test_tdivs_both_orders(void **state) {
     (void)state;
     static const char *const texts[] = {
@@ -63,6 +64,12 @@ static void test_tdivs_both_orders(void **state) {
         "  %c = arith.constant 3.0 : f32\n"
         "  pto.tdivs ins(%c, %src : f32, !pto.tile_buf<vec, 2x4xf32>) outs(%dst : !pto.tile_buf<vec, 2x4xf32>)\n"
         "  return\n}\n",
+        /* as PyPTO writes it: MLIR locations after the operations, skipped */
+        "func.func @k(%src: !pto.tile_buf<vec, 2x4xf32>, %dst: !pto.tile_buf<vec, 2x4xf32>) {\n"
+        "  %c = arith.constant 3.0 : f32 loc(\"/m/decode (1).py\":107:13)\n"
+        "  pto.tdivs ins(%c, %src : f32, !pto.tile_buf<vec, 2x4xf32>) outs(%dst : !pto.tile_buf<vec, 2x4xf32>)"
+        " loc(fused[\"a.py\":1:2, callsite(\"b.py\":3:4 at \"c.py\":5:6)])\n"
+        "  return loc(unknown)\n} loc(\"m.py\":1:1)\n",
     };
     for (size_t k = 0; k < sizeof texts / sizeof texts[0]; ++k) {
         pto_program *p = program_build(texts[k], NULL);

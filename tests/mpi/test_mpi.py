@@ -141,6 +141,16 @@ def case_moe(launcher, tool, n, tmp):
     run_mpi4py_script(launcher, tool, n, tmp, "mpi4py_moe.py", "moe dispatch and combine match")
 
 
+def case_pypto_host(launcher, tool, n, tmp):
+    """pto.pypto's multi-card runner on a host orchestration in the form
+    PyPTO writes host_orch.py, its chip orchestration the runtime suite's
+    exchange (where libpto-runtime is built: PTO_RUNTIME_LIBRARY)."""
+    if not os.environ.get("PTO_RUNTIME_LIBRARY"):
+        print("libpto-runtime is not built (PTO_RUNTIME_LIBRARY unset): skipped")
+        raise SystemExit(77)
+    run_mpi4py_script(launcher, tool, n, tmp, "mpi4py_pypto_host.py", "pypto host orchestration exchange matches")
+
+
 def case_timeout(launcher, tool, n, tmp):
     sources(tmp, n)
     # n + 1 notifies awaited, n sent: never satisfied.

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from . import _compile, _runtime
+from . import _compile, _distributed, _runtime
 from ._common import Platform, PyptoError, platform, require
 
 # runtime_cfg keys of golden.run that concern an NPU or simpler's runtime
@@ -209,6 +209,15 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
     else:
         compiled = compile_step(target)
     result.work_dir = compiled.output_dir
+    if isinstance(compiled, _distributed.Build):
+        result.kernels = sum(_compile.verify_kernels(c, target) for c in compiled.chips.values())
+        result.times["compile"] = time.perf_counter() - t0
+        if compile_only:
+            result.passed = True
+            result.execution_time = time.perf_counter() - start
+            return result
+        return _distributed.run(compiled, target, workers, specs, golden_fn, golden_data, rtol, atol, compare_fn,
+                                result, start)
     result.kernels = _compile.verify_kernels(compiled, target)
     result.times["compile"] = time.perf_counter() - t0
     if compile_only:
@@ -238,6 +247,16 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
         result.error = "validation skipped: no golden_fn or golden_data"
         result.execution_time = time.perf_counter() - start
         return result
+    judge(result, golden, specs, tensors, scalars, expected, rtol, atol, compare_fn)
+    result.execution_time = time.perf_counter() - start
+    return result
+
+
+def judge(result: RunResult, golden: Any, specs: List[Any], tensors: Dict[str, Any], scalars: Dict[str, Any],
+          expected: Dict[str, Any], rtol: float, atol: float,
+          compare_fn: Optional[Dict[str, Callable[..., Any]]]) -> None:
+    """The verdict on the run's outputs: each one's largest errors, then
+    golden.validate_golden with the caller's tolerances and comparators."""
     outputs = {s.name: tensors[s.name] for s in specs if _is_tensor_spec(s) and s.is_output}
     for name, actual in outputs.items():
         result.max_errors[name] = largest_errors(actual, expected[name])
@@ -249,8 +268,6 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
         result.passed = True
     except AssertionError as e:
         result.error = str(e)
-    result.execution_time = time.perf_counter() - start
-    return result
 
 
 def run(program: Any, specs: List[Any], golden_fn: Optional[Callable[..., Any]] = None, golden_data: Optional[str] = None,
@@ -271,7 +288,7 @@ def run(program: Any, specs: List[Any], golden_fn: Optional[Callable[..., Any]] 
 
     def compile_step(target: Platform) -> Any:
         compiled, recorder = _compile.compile_program(program, target, compile_cfg)
-        return _compile.single_orchestration(compiled, recorder)
+        return _distributed.one_build(compiled, recorder)
 
     return _run(compile_step, specs, golden_fn, golden_data, runtime_cfg, rtol, atol, compare_fn, compile_only,
                 runtime_dir)
@@ -289,7 +306,7 @@ def run_jit(fn: Any, specs: List[Any], golden_fn: Optional[Callable[..., Any]] =
         torch = require("torch")
         dummy = [s.value.item() if not _is_tensor_spec(s) else torch.empty(s.shape, dtype=s.dtype) for s in specs]
         compiled, recorder = _compile.compile_jit(fn, dummy, target, compile_cfg)
-        return _compile.single_orchestration(compiled, recorder)
+        return _distributed.one_build(compiled, recorder)
 
     return _run(compile_step, specs, golden_fn, golden_data, runtime_cfg, rtol, atol, compare_fn, compile_only,
                 runtime_dir)

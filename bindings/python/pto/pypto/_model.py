@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional
 
-from . import _harness
+from . import _distributed, _harness
 from ._common import PyptoError, require
 
 
@@ -108,9 +108,15 @@ def run_model(path: str, platform: str = _harness.DEFAULT_PLATFORM, workers: Opt
         raise PyptoError(f"{path}: no such model file")
     require("torch")
     require("pypto")
+    _distributed.separate_build_dirs()
     root = pypto_lib_root(model)
     if root is not None and str(root) not in sys.path:
         sys.path.insert(0, str(root))
+    # As `python MODEL.py` does: the model's directory first (its sibling
+    # modules, e.g. deepseek's config.py).
+    here = str(model.resolve().parent)
+    if here not in sys.path:
+        sys.path.insert(0, here)
     golden = require("golden")
     runtime_extra: Dict[str, Any] = {} if workers is None else {"workers": workers}
     calls: List[Any] = []

@@ -15,7 +15,7 @@ import re
 import struct
 import time
 from pathlib import Path
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
 
 from ._common import PyptoError
 
@@ -33,6 +33,7 @@ _SIGNATURES = [
     ("pto_runtime_args_add_tensor", ctypes.c_int,
      [_VP, _VP, ctypes.c_size_t, ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_uint32]),
     ("pto_runtime_args_add_scalar", ctypes.c_int, [_VP, ctypes.c_uint64]),
+    ("pto_runtime_args_add_memory", ctypes.c_int, [_VP, _VP, ctypes.c_size_t]),
     ("pto_runtime_run", ctypes.c_int, [_VP, _VP]),
     ("pto_runtime_last_run_stats", ctypes.c_int, [_VP, ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint32)]),
     ("pto_runtime_last_error", ctypes.c_char_p, []),
@@ -144,6 +145,23 @@ def tensor_view(t: Any) -> Tuple[int, int, str, Tuple[int, ...]]:
     return t.ctypes.data, t.nbytes, t.dtype.name, tuple(t.shape)
 
 
+class TensorView(NamedTuple):
+    """A tensor argument by address: its first byte, its bytes, the host
+    runtime's dtype name (torch's: "bfloat16", "float32", ...) and its
+    shape (row-major, contiguous). For memory neither torch nor numpy
+    describes with the kernel's dtype (bf16 held as numpy uint16, a window)."""
+
+    address: int
+    nbytes: int
+    dtype: str
+    shape: Tuple[int, ...]
+
+
+def as_view(t: Any) -> TensorView:
+    """t as a TensorView: itself, or a contiguous torch tensor or numpy array."""
+    return t if isinstance(t, TensorView) else TensorView(*tensor_view(t))
+
+
 class Session:
     """One compile's program on the host runtime: prepared at creation
     (orchestration compiled, kernels verified), run any number of times."""
@@ -161,20 +179,25 @@ class Session:
             self.close()
             raise
 
-    def run(self, tensors: Sequence[Any], scalars: Sequence[Any]) -> float:
-        """Runs the orchestration on the tensors (in place) and scalars;
-        returns the run's seconds."""
+    def run(self, tensors: Sequence[Any], scalars: Sequence[Any],
+            memory: Sequence[Tuple[int, int]] = ()) -> float:
+        """Runs the orchestration on the tensors (in place: torch tensors,
+        numpy arrays or TensorViews) and scalars; memory lists (address,
+        bytes) the program reaches through a pointer scalar
+        (pto_runtime_args_add_memory). Returns the run's seconds."""
         lib = self._lib
         args = _VP()
         _check(lib.pto_runtime_args_create(ctypes.byref(args)), "args")
         try:
             for t in tensors:
-                addr, nbytes, dtype, shape = tensor_view(t)
+                addr, nbytes, dtype, shape = as_view(t)
                 dims = (ctypes.c_uint64 * max(len(shape), 1))(*shape)
                 _check(lib.pto_runtime_args_add_tensor(args, _VP(addr), nbytes, dtype.encode(), dims, len(shape)),
                        "tensor")
             for s in scalars:
                 _check(lib.pto_runtime_args_add_scalar(args, scalar_bits(s)), "scalar")
+            for addr, nbytes in memory:
+                _check(lib.pto_runtime_args_add_memory(args, _VP(addr), nbytes), "memory")
             start = time.perf_counter()
             _check(lib.pto_runtime_run(self._rt, args), "run")
             return time.perf_counter() - start
