@@ -112,11 +112,6 @@ def run_model(path: str, platform: str = _harness.DEFAULT_PLATFORM, workers: Opt
     root = pypto_lib_root(model)
     if root is not None and str(root) not in sys.path:
         sys.path.insert(0, str(root))
-    # As `python MODEL.py` does: the model's directory first (its sibling
-    # modules, e.g. deepseek's config.py).
-    here = str(model.resolve().parent)
-    if here not in sys.path:
-        sys.path.insert(0, here)
     golden = require("golden")
     runtime_extra: Dict[str, Any] = {} if workers is None else {"workers": workers}
     calls: List[Any] = []
