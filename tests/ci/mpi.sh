@@ -28,6 +28,13 @@ for impl in mpich ompi; do
     meson setup "$dir" -Dsimd_targets=baseline -Dbindings=disabled -Dpython=$python \
       -Dbench=false -Dmpi=enabled -Dmpi_pkgconfig=$impl
   fi
+  # Where the host runtime is built (-Druntime), the suite runs it on 2
+  # ranks too (runtime-mpi-2, and mpi4py-pypto-host-2 in the Open MPI tree):
+  # its library and test program join the targets.
+  if meson introspect "$dir" --targets | python3 -c \
+      'import json,sys; sys.exit(0 if any(t["name"] == "test_runtime_mpi" for t in json.load(sys.stdin)) else 1)'; then
+    targets+=(pto-runtime tests/runtime/test_runtime_mpi)
+  fi
   # Only what the suite runs: libpto, libpto-mpi, pto-run and pto-run-mpi
   # (the second tree's libpto objects come from ccache).
   meson compile -C "$dir" "${targets[@]}"
