@@ -10,7 +10,8 @@
  *    <pto/runtime/pto_orchestration_api.h> (this library's own copy of it,
  *    so the two always agree) into a shared object, kept in a cache
  *    directory under the hash of its source, the header and the compiler
- *    command, and loaded;
+ *    command, reused only while every file the source includes from
+ *    outside the system directories is unchanged, and loaded;
  *  - each kernel is verified once per session (pto_program_create_entry)
  *    and each task is a pto_program_launch of it on the task's blocks, its
  *    tensors bound first (each the view's first byte and the bytes the view

@@ -1,6 +1,11 @@
 // Compiling the orchestration: the system C++ compiler against this
 // library's copy of pto_orchestration_api.h, the shared object kept in a
 // cache directory under the hash of everything that makes it, then loaded.
+// "Everything" is the header, the source, its path, the compiler's words
+// and flags, and every other file the source includes outside the system
+// directories: the compiler lists those (-MMD), the cache keeps them with
+// their hashes beside the library, and a library is reused only while each
+// still hashes the same.
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -59,6 +64,58 @@ bool MakeDirs(const std::string &dir) {
 bool WriteAtomically(const std::string &path, const std::string &text) {
     const std::string tmp = path + ".tmp." + std::to_string(getpid());
     return WriteFile(tmp, text) && rename(tmp.c_str(), path.c_str()) == 0;
+}
+
+// The prerequisites of a make rule written by -MMD -MF: the words after
+// the first ':' ("\\" + newline continues a line, "\\ " is a space in a
+// name).
+std::vector<std::string> DependencyList(const std::string &rule) {
+    std::vector<std::string> files;
+    const size_t colon = rule.find(": ");
+    if (colon == std::string::npos) return files;
+    std::string word;
+    for (size_t i = colon + 1; i < rule.size(); i++) {
+        const char c = rule[i];
+        if (c == '\\' && i + 1 < rule.size() && (rule[i + 1] == '\n' || rule[i + 1] == ' ')) {
+            if (rule[i + 1] == ' ') word += ' ';
+            i++;
+            if (rule[i] == ' ') continue;
+        } else if (c != ' ' && c != '\n' && c != '\t' && c != '\r') {
+            word += c;
+            continue;
+        }
+        if (!word.empty()) files.push_back(word);
+        word.clear();
+    }
+    if (!word.empty()) files.push_back(word);
+    return files;
+}
+
+// A file's hash as the dependency record keeps it; "-" where it cannot be read.
+std::string FileHash(const std::string &dir, const std::string &file) {
+    std::string text;
+    if (!ReadFile(!file.empty() && file[0] == '/' ? file : dir + "/" + file, &text)) return "-";
+    return Hex(Hash(0xcbf29ce484222325ull, text));
+}
+
+// The record beside a library: a line "HASH FILE" per dependency.
+std::string DependencyRecord(const std::string &dir, const std::vector<std::string> &files) {
+    std::string record;
+    for (const std::string &f : files) record += FileHash(dir, f) + " " + f + "\n";
+    return record;
+}
+
+// True while every file of the record still hashes as recorded.
+bool DependenciesUnchanged(const std::string &dir, const std::string &record_path) {
+    std::string record;
+    if (!ReadFile(record_path, &record)) return false;
+    for (const std::string &line : Lines(record)) {
+        if (line.empty()) continue;
+        const size_t space = line.find(' ');
+        if (space == std::string::npos || line.substr(0, space) != FileHash(dir, line.substr(space + 1)))
+            return false;
+    }
+    return true;
 }
 
 std::string DefaultCacheDir() {
@@ -151,8 +208,12 @@ pto_status CompileOrchestration(pto_runtime *rt) {
     for (const std::string &a : argv) key = Hash(key, a);
     const std::string library = cache + "/orch-" + Hex(key) + ".so";
 
-    if (!Exists(library)) {
+    const std::string record = library + ".deps";
+    if (!Exists(library) || !DependenciesUnchanged(rt->work_dir, record)) {
         const std::string tmp = library + ".tmp." + std::to_string(getpid());
+        argv.push_back("-MMD");
+        argv.push_back("-MF");
+        argv.push_back(tmp + ".d");
         argv.push_back("-o");
         argv.push_back(tmp);
         argv.push_back(rel);
@@ -162,12 +223,17 @@ pto_status CompileOrchestration(pto_runtime *rt) {
         std::string log;
         ReadFile(log_path, &log);
         unlink(log_path.c_str());
+        std::string rule;
+        ReadFile(tmp + ".d", &rule);
+        unlink((tmp + ".d").c_str());
         if (status != 0) {
             unlink(tmp.c_str());
             if (status < 0) return Fail(PTO_ERR_INVALID_ARGUMENT, "compiling %s: %s", rel.c_str(), error.c_str());
             return Fail(PTO_ERR_INVALID_ARGUMENT, "compiling %s: %s", rel.c_str(), FirstError(log).c_str());
         }
-        if (rename(tmp.c_str(), library.c_str()) != 0)
+        // The record first: a library is never taken without one.
+        if (!WriteAtomically(record, DependencyRecord(rt->work_dir, DependencyList(rule))) ||
+            rename(tmp.c_str(), library.c_str()) != 0)
             return Fail(PTO_ERR_INVALID_ARGUMENT, "%s cannot be written: %s", library.c_str(), strerror(errno));
     }
 
