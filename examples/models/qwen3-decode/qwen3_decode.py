@@ -194,7 +194,11 @@ def export(pypto_lib, platform, export_dir):
     from pto.pypto import PLATFORMS, _compile
     from pto.pypto._common import require
 
-    require("pypto.ir")  # PyptoError naming what to install, before decode.py's own import
+    # PyptoError naming what to install, before decode.py's own import.
+    require("pypto.ir")
+    pypto = require("pypto")
+    if hasattr(pypto, "set_log_level"):  # PyPTO logs every pass at DEBUG by default: its warnings only
+        pypto.set_log_level(pypto.LogLevel.WARN)
     model = os.path.join(pypto_lib, "models", "qwen3_32b")
     if not os.path.isfile(os.path.join(model, "decode.py")):
         raise FileNotFoundError(f"{model} holds no decode.py (give a pypto-lib checkout)")
