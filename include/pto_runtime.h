@@ -180,6 +180,74 @@ PTO_API pto_status pto_runtime_run(pto_runtime *rt, const pto_runtime_args *args
 PTO_API pto_status pto_runtime_last_run_stats(const pto_runtime *rt, uint64_t *tasks,
                                               uint32_t *max_concurrent);
 
+/* The tap: a caller's function the runtime calls around each task whose
+ * kernel runs (a task its dispatch predicate skips and a dummy task are not
+ * tapped), with the task's kernel, its tensors as views, its scalars and
+ * the time its kernel took. It lets a caller see what a program keeps
+ * inside the run (the tensors the orchestration allocates) as the tasks
+ * read and write them: check each kernel against a reference on the very
+ * inputs it read, or time the program by kernel.
+ *
+ * `events` says when: PTO_RUNTIME_TAP_BEFORE, just before the kernel runs
+ * (its inputs ready, its outputs not yet written), PTO_RUNTIME_TAP_AFTER,
+ * just after (start_ns and end_ns set), or both. The tap runs on the thread
+ * that runs the task, while the task still holds its tensors: no task that
+ * depends on it starts, so neither the task's inputs nor its outputs change
+ * until the tap returns, and every view (runtime-allocated tensors
+ * included) may be read through its data pointer then, not after. With
+ * several workers, taps of independent tasks may run at once, each on its
+ * own worker. A tap that writes a view changes what later tasks read (the
+ * runtime does not look). The tap must not call this library on the same
+ * session. Returning nonzero stops the run: no new task starts and
+ * pto_runtime_run returns PTO_ERR_INVALID_ARGUMENT naming the task. The
+ * task and everything it points to are valid during the call only. */
+
+/* One tensor of a tapped task: a strided view of a tensor. Element
+ * (i0, ..., in-1) lies at data + (i0 * strides[0] + ... ) * element_size
+ * bytes. */
+typedef struct pto_runtime_view {
+    void *data;               /* element (0, ..., 0) */
+    const char *dtype;        /* pto_runtime_args_add_tensor's name: "float32", "bfloat16", ... */
+    uint32_t element_size;    /* bytes of one element */
+    uint32_t ndims;           /* 1..5 */
+    uint64_t shape[5];        /* the first ndims are the view's */
+    uint64_t strides[5];      /* in elements */
+    const void *tensor;       /* the first byte of the tensor the view lies in (a caller's or the run's) */
+    uint64_t tensor_bytes;    /* that tensor's bytes */
+    uint32_t written;         /* nonzero if the task may write it (an output by its tag or its kernel) */
+} pto_runtime_view;
+
+/* A tapped task. */
+typedef struct pto_runtime_task {
+    uint32_t event;             /* PTO_RUNTIME_TAP_BEFORE or PTO_RUNTIME_TAP_AFTER */
+    uint64_t id;                /* the task's submission number in the run, from 0 */
+    int32_t kernel_id;          /* the kernel table's id (a mixed task's: its cube kernel's) */
+    const char *kernel;         /* the kernel table's function, else the .pto file's name without
+                                 * directory and extension */
+    const char *kernel_file;    /* the .pto file, as the kernel table gives it */
+    const char *site_file;      /* the orchestration's submission: file ("" if unknown) */
+    int32_t site_line;          /* and line */
+    uint32_t blocks;            /* the blocks the kernel runs on */
+    uint32_t tensor_count;
+    const pto_runtime_view *tensors;  /* in the task's order (the kernel's first parameters) */
+    uint32_t scalar_count;
+    const uint64_t *scalars;    /* the 64 bits the orchestration passed, in order */
+    uint64_t start_ns, end_ns;  /* PTO_RUNTIME_TAP_AFTER: CLOCK_MONOTONIC when the kernel started
+                                 * and ended (both its lanes for a two-lane vector task); else 0 */
+} pto_runtime_task;
+
+#define PTO_RUNTIME_TAP_BEFORE 1u
+#define PTO_RUNTIME_TAP_AFTER 2u
+
+typedef int (*pto_runtime_tap_fn)(const pto_runtime_task *task, void *user);
+
+/* Sets the session's tap for the runs that follow: tap (NULL: none) called
+ * with user at the events named (a bitwise or of PTO_RUNTIME_TAP_BEFORE and
+ * PTO_RUNTIME_TAP_AFTER). Without a tap a run records nothing for it.
+ * Errors: PTO_ERR_NULL_ARGUMENT (rt); PTO_ERR_INVALID_ARGUMENT for a tap
+ * with no event or an unknown event bit. */
+PTO_API pto_status pto_runtime_set_tap(pto_runtime *rt, uint32_t events, pto_runtime_tap_fn tap, void *user);
+
 /* The compiled orchestration's path (valid while the session exists), or
  * "" before pto_runtime_prepare. */
 PTO_API const char *pto_runtime_orchestration_library(const pto_runtime *rt);

@@ -84,6 +84,11 @@ struct Task {
     std::vector<Task *> waits_for;    // for the diagnosis of a run that cannot go on
     std::vector<uint64_t> waits_for_unsubmitted;  // explicit dependencies on later ids
     bool started = false, done = false;
+    // For the session's tap only (tap.cc): the task's tensors and scalars
+    // as submitted, and which tensors it may write.
+    std::vector<ChipTensor> tap_tensors;
+    std::vector<uint64_t> tap_scalars;
+    std::vector<bool> tap_written;
 
     ~Task();
     // "FILE:LINE: task N (kernel K 'FUNCTION', PATH, B blocks)".

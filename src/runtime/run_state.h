@@ -20,6 +20,9 @@
 
 namespace pto_host {
 
+// CLOCK_MONOTONIC in nanoseconds (the tap's times).
+uint64_t MonotonicNs();
+
 // The state of one run; the ops table's ctx.
 class RunState {
 public:
@@ -76,6 +79,11 @@ private:
     void RunReadyInline(std::unique_lock<std::mutex> &lock);
     bool Stuck() const { return ready_.empty() && running_ == 0; }
     void DiagnoseStuck();  // with mu_ held
+
+    // The session's tap (tap.cc): the task's tensors and scalars kept at
+    // its submission; the tap called at event (false: it stopped the run).
+    void KeepForTap(Task *t, const ChipTensor *const *tensors, int32_t ntensors, const CoreTaskArgs &args);
+    bool Tap(Task *t, uint32_t event, uint64_t start_ns, uint64_t end_ns);
 
     // A submission's steps: its kernel and blocks, its parameters bound, its
     // dependencies (the Link* with mu_ held); false after an error.

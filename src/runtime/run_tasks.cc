@@ -169,6 +169,7 @@ void RunState::Submit(const MixedKernels *mk, const CoreTaskArgs *args, bool dum
         }
     }
     if (!dummy && !BindKernel(t, tensors.data(), n, *args)) return;
+    if (!dummy && rt_->tap != nullptr) KeepForTap(t, tensors.data(), n, *args);
 
     // The graph: from here the run owns the task (tasks linked to it point
     // to it), whether or not the rest succeeds.
@@ -212,6 +213,9 @@ void RunState::RunTask(Task *t) {
         }
         if (!pass) return;
     }
+    const bool tapped = rt_->tap != nullptr;
+    if (tapped && !Tap(t, PTO_RUNTIME_TAP_BEFORE, 0, 0)) return;
+    const uint64_t start_ns = tapped ? MonotonicNs() : 0;
     for (uint32_t lane = 0; lane < t->lanes; lane++) {
         if (t->lanes > 1) pto_args_set_int(t->args, t->lane_param, lane);
         const pto_status st = pto_program_launch(t->program, t->blocks, t->args);
@@ -221,6 +225,7 @@ void RunState::RunTask(Task *t) {
                                        message);
         }
     }
+    if (tapped && !Tap(t, PTO_RUNTIME_TAP_AFTER, start_ns, MonotonicNs())) return;
     std::lock_guard<std::mutex> lock(mu_);
     launched_++;
 }

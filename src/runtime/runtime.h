@@ -91,6 +91,10 @@ struct pto_runtime {
     pto_host::Orchestration orchestration;
     uint64_t last_tasks = 0;
     uint32_t last_max_concurrent = 0;
+    // pto_runtime_set_tap's (tap.cc): null for none.
+    pto_runtime_tap_fn tap = nullptr;
+    uint32_t tap_events = 0;
+    void *tap_user = nullptr;
 };
 
 struct pto_runtime_args {

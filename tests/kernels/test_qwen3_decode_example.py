@@ -1,10 +1,16 @@
-"""examples/models/qwen3-decode without PTOAS's kernels (not part of the
-repository): the script says clearly what is missing, and the pieces of its
-numpy reference that the real run cannot check by themselves (bf16 rounding,
-the online softmax, the ulp distance) hold on small cases."""
+"""examples/models/qwen3-decode without PyPTO's export of decode.py (not part
+of the repository: PyPTO writes it): the script says in one line what is
+missing; its tap (the host runtime's, through pto.pypto.Session.set_tap)
+copies the run's own tensors and times each phase, on the runtime suite's
+orchestrations; the pieces of its numpy reference that the real run cannot
+check by themselves (bf16 rounding, the online softmax, the ulp distance,
+the down projection's and the parts' checks) hold on small cases. Where
+$QWEN3_DECODE_EXPORT names an export, the whole step runs from it, and with
+a 5% error planted in its down projection it fails."""
 
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -26,33 +32,98 @@ def run(args, env_extra=None, unset=()):
                           timeout=60)
 
 
-def test_missing_directory_named(tmp_path):
-    missing = tmp_path / "no-such-dir"
-    r = run([str(missing)])
+def test_unset_export_variable_named():
+    r = run([], unset=("QWEN3_DECODE_EXPORT",))
     assert r.returncode == 2
-    assert str(missing) in r.stderr and "PTOAS_SAMPLES" in r.stderr
+    assert "$QWEN3_DECODE_EXPORT is not set" in r.stderr
     assert "Traceback" not in r.stderr and r.stdout == ""
 
 
-def test_unset_samples_variable_named():
-    r = run([], unset=("PTOAS_SAMPLES",))
-    assert r.returncode == 2
-    assert "$PTOAS_SAMPLES is not set" in r.stderr
-
-
-def test_samples_variable_gives_the_directory(tmp_path):
-    r = run([], env_extra={"PTOAS_SAMPLES": str(tmp_path)})
-    assert r.returncode == 2
-    assert str(tmp_path / "Qwen3DecodeA5" / "kernels") in r.stderr
-
-
-def test_missing_kernels_listed(tmp_path):
+def test_directory_without_export_named(tmp_path):
     pytest.importorskip("pto")
-    (tmp_path / "rmsnorm.pto").write_text("module {}\n")
     r = run([str(tmp_path)])
     assert r.returncode == 2
-    assert "silu.pto" in r.stderr and "down_proj_residual.pto" in r.stderr
-    assert f"{tmp_path} lacks q_proj.pto, kv_proj.pto" in r.stderr  # rmsnorm.pto is there
+    assert f"{tmp_path} holds no kernel_table.txt" in r.stderr and "needs PyPTO" in r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_export_without_pypto_is_one_line(tmp_path):
+    # --export needs PyPTO (and pypto-lib's decode.py): without them, one line
+    # that says so.
+    pytest.importorskip("pto")
+    try:
+        import pypto  # noqa: F401
+        pytest.skip("PyPTO is installed here: the export would run")
+    except ImportError:
+        pass
+    r = run([str(tmp_path / "export"), "--export", str(tmp_path / "pypto-lib")])
+    assert r.returncode == 2
+    assert "--export needs PyPTO" in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def runtime_work(tmp_path, orchestration):
+    """The runtime suite's axpy kernel and one of its orchestrations as an
+    export (no PyPTO): a kernel table naming both."""
+    pp = pytest.importorskip("pto.pypto")
+    try:
+        pp._runtime.library()
+    except pp.PyptoError as e:
+        pytest.skip(f"the host runtime is not built here: {e}")
+    src = ROOT / "tests" / "runtime" / "work"
+    work = tmp_path / "work"
+    (work / "kernels").mkdir(parents=True)
+    (work / "orchestration").mkdir()
+    shutil.copyfile(src / "orchestration" / orchestration, work / "orchestration" / orchestration)
+    shutil.copyfile(src / "kernels" / "axpy.pto", work / "kernels" / "axpy.pto")
+    (work / "kernel_table.txt").write_text(f"orchestration orchestration/{orchestration}\n"
+                                           "kernel 0 aiv kernels/axpy.pto\ndims 0 shape(0,0)\n")
+    return pp, work
+
+
+def test_tap_copies_the_runs_own_tensors_and_times_the_kernels(tmp_path):
+    # scopes.cpp (13 axpy tasks for n = 4, most on tensors the run allocates
+    # and frees): the example's Tap copies those and not the caller's arrays,
+    # each copy out = alpha x + y as the task left it, and every kernel timed.
+    pp, work = runtime_work(tmp_path, "scopes.cpp")
+    x = (np.arange(256, dtype=np.float32).reshape(16, 16) % 9) - 4
+    out = np.zeros((16, 16), np.float32)
+    tap = q.Tap([x, out], keep=True)
+    with pp.Session(work, workers=2) as s:
+        s.set_tap(tap)
+        s.run([x, out], [4])
+    tasks = tap.task_list("axpy", 13)
+    copied = 0
+    for scalars, arrays in tasks:
+        alpha = np.frombuffer(np.uint32(scalars[0]).tobytes(), np.float32)[0]
+        xs = x if arrays[0] is None else arrays[0]
+        if arrays[2] is not None:  # out of the run's own tensors: as the task wrote it
+            assert np.array_equal(arrays[2], alpha * xs + arrays[1])
+        copied += sum(a is not None for a in arrays)
+    assert copied == 8 * 4 + 2  # every view of the run's tensors, none of x and out
+    assert [k for k, *_ in tap.times] == ["axpy"] * 13
+    (name, (wall, busy)), = tap.phases().items()  # axpy is in no phase of decode.py: its own row
+    assert name == "axpy" and 0 < busy and 0 < wall
+    with pytest.raises(ValueError, match="the export ran 13 axpy tasks; decode.py's orchestration runs 12"):
+        tap.task_list("axpy", 12)
+
+
+def test_tap_phases_span_and_sum_their_kernels():
+    tap = q.Tap([], keep=False)
+    for kernel, start, end in (("q_proj", 0, 4_000), ("kv_proj", 1_000, 2_000), ("rmsnorm", 5_000, 6_000),
+                               ("qk_matmul", 10_000, 11_000)):
+        tap.times.append((kernel, start, end))
+    phases = tap.phases()
+    assert list(phases) == ["rmsnorm", "q/k/v projections", "attention"]  # decode.py's order
+    assert phases["q/k/v projections"] == pytest.approx((4e-6, 5e-6))  # span 0..4 us; 4 + 1 us of kernels
+    assert phases["rmsnorm"] == pytest.approx((1e-6, 1e-6)) and phases["attention"] == pytest.approx((1e-6, 1e-6))
+
+
+def test_handoffs_compare_bits():
+    a = np.array([1.0, -0.0], np.float32)
+    assert q.handoffs_hold([("a", a, a.copy())])
+    assert not q.handoffs_hold([("a", a, np.array([1.0, 0.0], np.float32))])  # -0 and +0: other bits
+    assert not q.handoffs_hold([("a", a, a[:1])])
 
 
 def test_bf16_rounds_ties_away_from_zero():
@@ -173,36 +244,44 @@ def test_peaked_inputs_real_rope_and_context_lengths():
     assert abs(float(sin[1, 0]) - np.sin(1.0)) < 1e-7  # pair 0 turns one radian a position
 
 
-def _plant(kernels, tmp_path):
-    """The kernels with the down projection scaled by 0.95 before its
-    residual: a pto.tmuls on the popped product, in place."""
+def _plant(export, tmp_path):
+    """A copy of the export with the down projection scaled by 0.95 before
+    its residual: a pto.tmuls on the popped product, in place."""
     import re
-    import shutil
-    for name in q.KERNELS:
-        src = q.kernel_path(str(kernels), name)
-        dst = tmp_path / (name + ".pto")
-        shutil.copyfile(src, dst)
-    path = tmp_path / "down_proj_residual.pto"
+    planted = tmp_path / "export"
+    shutil.copytree(export, planted, ignore=shutil.ignore_patterns("passes_dump", "report", "debug"))
+    path = planted / "kernels" / "down_proj_residual.pto"
     text = path.read_text()
-    m = re.search(r"^(\s*)(%[\w.]+) = pto\.tpop_from_aic \{[^}]*\} -> (!pto\.tile_buf<[^>]*>)\n", text, re.M)
+    m = re.search(r"^(\s*)(%[\w.]+) = pto\.tpop_from_aic \{[^}]*\} -> (!pto\.tile_buf<[^>]*>)[^\n]*\n", text, re.M)
     assert m, "down_proj_residual.pto: no tpop_from_aic to plant the error after"
     indent, tile, ty = m.groups()
     plant = (f"{indent}%plant_scale = arith.constant 0.95 : f32\n"
              f"{indent}pto.tmuls ins({tile}, %plant_scale : {ty}, f32) outs({tile} : {ty})\n")
     path.write_text(text[:m.end()] + plant + text[m.end():])
+    return planted
 
 
-@pytest.mark.skipif(not os.environ.get("PTOAS_SAMPLES"),
-                    reason="needs PTOAS's kernels: PTOAS_SAMPLES names a PTOAS checkout's test/samples")
+def export_or_skip():
+    export = os.environ.get("QWEN3_DECODE_EXPORT")
+    if not export or not (pathlib.Path(export) / "kernel_table.txt").is_file():
+        pytest.skip("$QWEN3_DECODE_EXPORT names no export of decode.py (PyPTO writes it: the example's --export)")
+    pytest.importorskip("pto.pypto")
+    return pathlib.Path(export)
+
+
+def test_step_from_export_passes():
+    r = subprocess.run([sys.executable, str(SCRIPT), str(export_or_skip()), "--max-ctx", "4", "--workers", "1"],
+                       capture_output=True, text=True, timeout=3600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    assert r.stdout.rstrip().endswith("PASS")
+    assert "bit for bit what the kernel before wrote: yes" in r.stdout
+
+
 def test_planted_down_projection_error_fails_the_example(tmp_path):
-    # The whole step (one thread, context lengths up to 4) with the planted
+    # The whole step (one worker, context lengths up to 4) with the planted
     # 5% error in the down projection: the example says FAIL, and why.
-    pytest.importorskip("pto")
-    kernels = pathlib.Path(os.environ["PTOAS_SAMPLES"]) / "Qwen3DecodeA5" / "kernels"
-    if not kernels.is_dir():
-        pytest.skip(f"{kernels} is not a directory")
-    _plant(kernels, tmp_path)
-    r = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path), "--max-ctx", "4", "--workers", "1"],
+    planted = _plant(export_or_skip(), tmp_path)
+    r = subprocess.run([sys.executable, str(SCRIPT), str(planted), "--max-ctx", "4", "--workers", "1"],
                        capture_output=True, text=True, timeout=3600)
     assert r.returncode == 1, r.stdout[-2000:] + r.stderr[-2000:]
     assert r.stdout.rstrip().endswith("FAIL")

@@ -5,7 +5,8 @@
  * and vector task, two vector lanes, blocks, tasks that overlap on several
  * workers and the same bytes on one, and the errors: a cycle, a task that
  * can never run, an unknown kernel, a kernel's own error, a view outside
- * its tensor, an API name the runtime lacks. Every result is checked
+ * its tensor, an API name the runtime lacks; the tap (pto_runtime_set_tap)
+ * reading each task's views before and after its kernel. Every result is checked
  * against a reference computed here (small integers: every float is
  * exact). PTO_RUNTIME_WORK names the work directory; the compiled
  * orchestrations go to PTO_RUNTIME_CACHE. */
@@ -112,13 +113,15 @@ static void test_chain(void **state) {
 
 /* ------------------------------------------------------------------------ */
 
-static void views_run(uint32_t workers, float *m, float *t, float *r) {
+/* views.cpp on m, t, r; with tap (if not NULL) set for its AFTER events. */
+static void views_run(uint32_t workers, float *m, float *t, float *r, pto_runtime_tap_fn tap, void *user) {
     float y[N16];
     fill(y, N16, 3);
     fill(m, 16 * 64, 4);
     memset(t, 0, N16 * sizeof(float));
     memset(r, 0, N16 * sizeof(float));
     pto_runtime *rt = session("orchestration/views.cpp", workers);
+    if (tap != NULL) assert_int_equal(pto_runtime_set_tap(rt, PTO_RUNTIME_TAP_AFTER, tap, user), PTO_OK);
     pto_runtime_args *a = new_args();
     add_f32(a, m, 16, 64);
     add_f32(a, y, 16, 16);
@@ -140,8 +143,8 @@ static void test_views(void **state) {
         for (int j = 0; j < 16; j++) want_t[i * 16 + j] = want_m[j * 64 + 16 + i];
     for (int i = 0; i < N16; i++) want_r[i] = y[i] + want_t[i];
     static float m1[16 * 64], t1[N16], r1[N16], m2[16 * 64], t2[N16], r2[N16];
-    views_run(1, m1, t1, r1);
-    views_run(2, m2, t2, r2);
+    views_run(1, m1, t1, r1, NULL, NULL);
+    views_run(2, m2, t2, r2, NULL, NULL);
     assert_floats(m1, want_m, 16 * 64, "m");
     assert_floats(t1, want_t, N16, "t");
     assert_floats(r1, want_r, N16, "r");
@@ -492,6 +495,226 @@ static void test_scalar_pointer(void **state) {
     pto_runtime_args_destroy(a);
 }
 
+/* ------------------------------------------------------------------------ */
+
+/* What a tap saw (pto_runtime_set_tap). */
+struct tap_log {
+    int before, after;          /* events seen */
+    int order_ok;               /* every AFTER follows its task's BEFORE, the tasks one by one */
+    int64_t last_before;        /* the task of the last BEFORE (-1: none) */
+    int checked;                /* axpy tasks whose out = alpha x + y was checked */
+    int runtime_tensors;        /* views of tensors the run allocated */
+    int wrong;                  /* views or fields not as expected */
+    char what[256];             /* the first of them */
+    int stop_at;                /* return nonzero at this task's AFTER (-1: never) */
+    const float *caller[4];     /* the caller's arrays */
+    size_t caller_bytes[4];
+    const float *out0, *y;      /* chain.cpp: out before the run, y */
+};
+
+static void tap_wrong(struct tap_log *log, const char *what, uint64_t task) {
+    if (log->wrong++ == 0) snprintf(log->what, sizeof log->what, "task %llu: %s", (unsigned long long)task, what);
+}
+
+static float view_at(const pto_runtime_view *v, uint64_t r, uint64_t c) {
+    return ((const float *)v->data)[r * v->strides[0] + c * v->strides[1]];
+}
+
+/* Checks the fields every task of axpy.pto (kernel 0) shows, and with
+ * three distinct tensors, out = alpha x + y on the views. */
+static int tap_axpy(const pto_runtime_task *t, void *user) {
+    struct tap_log *log = user;
+    if (t->kernel_id != 0 || strcmp(t->kernel, "axpy") != 0 || strcmp(t->kernel_file, "kernels/axpy.pto") != 0 ||
+        strstr(t->site_file, ".cpp") == NULL || t->site_line <= 0 || t->blocks != 1)
+        tap_wrong(log, "kernel, site or blocks", t->id);
+    if (t->tensor_count != 3 || t->scalar_count != 2 || t->scalars[1] == 0)
+        return tap_wrong(log, "tensor or scalar count", t->id), 0;
+    for (uint32_t i = 0; i < 3; i++) {
+        const pto_runtime_view *v = &t->tensors[i];
+        const char *lo = v->tensor, *at = v->data;
+        if (strcmp(v->dtype, "float32") != 0 || v->element_size != 4 || v->ndims != 2 || at < lo ||
+            at >= lo + v->tensor_bytes || (v->written != 0) != (i == 2))
+            tap_wrong(log, "a view's dtype, dimensions, place or written flag", t->id);
+        int mine = 0;
+        for (int k = 0; k < 4; k++)
+            if (log->caller[k] != NULL && (const void *)log->caller[k] == v->tensor) mine = 1;
+        if (!mine && t->event == PTO_RUNTIME_TAP_AFTER) log->runtime_tensors++;
+    }
+    if (t->event == PTO_RUNTIME_TAP_BEFORE) {
+        if (t->start_ns != 0 || t->end_ns != 0 || log->last_before != -1) log->order_ok = 0;
+        log->last_before = (int64_t)t->id;
+        log->before++;
+        return 0;
+    }
+    if (t->start_ns == 0 || t->end_ns < t->start_ns) tap_wrong(log, "start_ns and end_ns", t->id);
+    if ((log->before > 0 && log->last_before != (int64_t)t->id)) log->order_ok = 0;
+    log->last_before = -1;
+    log->after++;
+    const pto_runtime_view *x = &t->tensors[0], *y = &t->tensors[1], *out = &t->tensors[2];
+    if (x->data != out->data && y->data != out->data) {
+        uint32_t bits = (uint32_t)t->scalars[0];
+        float alpha;
+        memcpy(&alpha, &bits, 4);
+        for (uint64_t r = 0; r < out->shape[0]; r++)
+            for (uint64_t c = 0; c < out->shape[1]; c++)
+                if (view_at(out, r, c) != alpha * view_at(x, r, c) + view_at(y, r, c))
+                    return tap_wrong(log, "out != alpha x + y on the views", t->id), 0;
+        log->checked++;
+    }
+    return log->stop_at == (int)t->id ? 1 : 0;
+}
+
+static struct tap_log new_log(void) {
+    struct tap_log log;
+    memset(&log, 0, sizeof log);
+    log.order_ok = 1;
+    log.last_before = -1;
+    log.stop_at = -1;
+    return log;
+}
+
+/* chain.cpp's four dependent tasks (out = 2 out + y in place): before each,
+ * out holds the tasks before it; after it, its own update; one by one. */
+static int tap_chain(const pto_runtime_task *t, void *user) {
+    struct tap_log *log = user;
+    const pto_runtime_view *out = &t->tensors[t->event == PTO_RUNTIME_TAP_BEFORE ? 0 : 2];
+    const float k = (float)(t->id + (t->event == PTO_RUNTIME_TAP_AFTER)); /* tasks applied */
+    const float scale = (float)(1 << (int)k);
+    for (int i = 0; i < N16; i++)
+        if (view_at(out, (uint64_t)i / 16, (uint64_t)i % 16) != scale * log->out0[i] + (scale - 1) * log->y[i])
+            return tap_wrong(log, "out is not what the tasks before gave", t->id), 0;
+    return tap_axpy(t, user);
+}
+
+/* The first tensor of each task, as a tap sees it. */
+struct tap_first {
+    int seen;
+    uint64_t strides[6][2];
+    const void *data[6], *tensor[6];
+};
+
+static int tap_record_first(const pto_runtime_task *t, void *user) {
+    struct tap_first *got = user;
+    if (got->seen < 6 && t->tensor_count > 0) {
+        got->data[got->seen] = t->tensors[0].data;
+        got->tensor[got->seen] = t->tensors[0].tensor;
+        got->strides[got->seen][0] = t->tensors[0].strides[0];
+        got->strides[got->seen][1] = t->tensors[0].strides[1];
+    }
+    got->seen++;
+    return 0;
+}
+
+static void test_tap(void **state) {
+    (void)state;
+    /* chain.cpp on 1 and 2 workers: BEFORE and AFTER, in place. */
+    for (uint32_t workers = 1; workers <= 2; workers++) {
+        float y[N16], out[N16], out0[N16];
+        fill(y, N16, 1);
+        fill(out, N16, 2);
+        memcpy(out0, out, sizeof out);
+        struct tap_log log = new_log();
+        log.caller[0] = y;
+        log.caller[1] = out;
+        log.out0 = out0;
+        log.y = y;
+        pto_runtime *rt = session("orchestration/chain.cpp", workers);
+        assert_int_equal(pto_runtime_set_tap(rt, PTO_RUNTIME_TAP_BEFORE | PTO_RUNTIME_TAP_AFTER, tap_chain, &log),
+                         PTO_OK);
+        pto_runtime_args *a = new_args();
+        add_f32(a, y, 16, 16);
+        add_f32(a, out, 16, 16);
+        run_ok(rt, a);
+        if (log.wrong) fail_msg("%d workers: %s", (int)workers, log.what);
+        assert_int_equal(log.before, 4);
+        assert_int_equal(log.after, 4);
+        assert_true(log.order_ok);
+        assert_int_equal(log.runtime_tensors, 0);
+        /* Without a tap the session runs as before and calls nothing. */
+        assert_int_equal(pto_runtime_set_tap(rt, 0, NULL, NULL), PTO_OK);
+        run_ok(rt, a);
+        assert_int_equal(log.after, 4);
+        done(rt, a);
+    }
+
+    /* scopes.cpp: every task's out = alpha x + y read through the views in
+     * the tap, most of them on tensors the run allocated and frees. */
+    {
+        const int64_t n = 4;
+        float x[N16], out[N16];
+        fill(x, N16, 5);
+        memset(out, 0, sizeof out);
+        struct tap_log log = new_log();
+        log.caller[0] = x;
+        log.caller[1] = out;
+        pto_runtime *rt = session("orchestration/scopes.cpp", 2);
+        assert_int_equal(pto_runtime_set_tap(rt, PTO_RUNTIME_TAP_AFTER, tap_axpy, &log), PTO_OK);
+        pto_runtime_args *a = new_args();
+        add_f32(a, x, 16, 16);
+        add_f32(a, out, 16, 16);
+        assert_int_equal(pto_runtime_args_add_scalar(a, (uint64_t)n), PTO_OK);
+        run_ok(rt, a);
+        if (log.wrong) fail_msg("scopes: %s", log.what);
+        assert_int_equal(log.before, 0);
+        assert_int_equal(log.after, 3 * n + 1);
+        assert_int_equal(log.checked, 3 * n + 1);
+        /* Each turn: acc, tmp (x's task); tmp, tmp, zero; tmp, zero, acc; then acc, ones (out's). */
+        assert_int_equal(log.runtime_tensors, 8 * n + 2);
+        done(rt, a);
+        printf("[tap] %d tasks' out = alpha x + y checked in the tap, %d views of the run's own tensors\n",
+               log.checked, log.runtime_tensors);
+    }
+
+    /* views.cpp: a column block's and a transposed block's strides. */
+    {
+        static float m[16 * 64], t[N16], r[N16];
+        struct tap_first got;
+        memset(&got, 0, sizeof got);
+        views_run(1, m, t, r, tap_record_first, &got);
+        assert_int_equal(got.seen, 6);
+        for (int j = 0; j < 4; j++) {
+            assert_ptr_equal(got.data[j], m + 16 * j);
+            assert_ptr_equal(got.tensor[j], m);
+            assert_int_equal(got.strides[j][0], 64);
+            assert_int_equal(got.strides[j][1], 1);
+        }
+        assert_ptr_equal(got.data[4], m + 16); /* block 1 transposed */
+        assert_int_equal(got.strides[4][0], 1);
+        assert_int_equal(got.strides[4][1], 64);
+    }
+
+    /* A tap that stops the run after task 1: the error names the task, and
+     * no task after it ran. */
+    {
+        float y[N16], out[N16], out0[N16];
+        fill(y, N16, 1);
+        fill(out, N16, 2);
+        memcpy(out0, out, sizeof out);
+        struct tap_log log = new_log();
+        log.stop_at = 1;
+        pto_runtime *rt = session("orchestration/chain.cpp", 1);
+        assert_int_equal(pto_runtime_set_tap(rt, PTO_RUNTIME_TAP_AFTER, tap_axpy, &log), PTO_OK);
+        pto_runtime_args *a = new_args();
+        add_f32(a, y, 16, 16);
+        add_f32(a, out, 16, 16);
+        assert_int_equal(pto_runtime_run(rt, a), PTO_ERR_INVALID_ARGUMENT);
+        assert_non_null(strstr(pto_runtime_last_error(), "task 1"));
+        assert_non_null(strstr(pto_runtime_last_error(), "the tap stopped the run after the task"));
+        printf("[tap] %s\n", pto_runtime_last_error());
+        assert_int_equal(log.after, 2);
+        for (int i = 0; i < N16; i++) assert_true(out[i] == 4 * out0[i] + 3 * y[i]); /* two tasks */
+        done(rt, a);
+    }
+
+    /* The refusals. */
+    pto_runtime *rt = session("orchestration/chain.cpp", 1);
+    assert_int_equal(pto_runtime_set_tap(NULL, PTO_RUNTIME_TAP_AFTER, tap_axpy, NULL), PTO_ERR_NULL_ARGUMENT);
+    assert_int_equal(pto_runtime_set_tap(rt, 0, tap_axpy, NULL), PTO_ERR_INVALID_ARGUMENT);
+    assert_int_equal(pto_runtime_set_tap(rt, 4, tap_axpy, NULL), PTO_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(pto_runtime_last_error(), "pto_runtime_set_tap"));
+    pto_runtime_close(rt);
+}
+
 /* The C API's own refusals. */
 static void test_api_errors(void **state) {
     (void)state;
@@ -541,7 +764,7 @@ int main(void) {
         cmocka_unit_test(test_mixed),   cmocka_unit_test(test_concurrency),  cmocka_unit_test(test_random_views),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_prepare_errors), cmocka_unit_test(test_predicate), cmocka_unit_test(test_scalar_pointer),
-        cmocka_unit_test(test_api_errors),
+        cmocka_unit_test(test_tap),             cmocka_unit_test(test_api_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

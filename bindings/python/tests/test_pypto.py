@@ -353,3 +353,79 @@ def test_source_locations_are_read_past():
     # An identifier ending in "loc" is still an identifier: the error names it.
     with pytest.raises(pto.ProgramError, match="myloc"):
         pto.Program(text.replace("pto.tadd ins", "myloc(1) pto.tadd ins"), name="bad.pto")
+
+
+# --- the tap: each task's kernel, views and times, without PyPTO ------------
+
+def tap_work_dir(tmp_path: pathlib.Path) -> pathlib.Path:
+    """The runtime suite's chain (four axpy tasks, out = 2 out + y in place)
+    as an export: its kernel, its orchestration, a kernel table naming both."""
+    from helpers import source_file
+
+    chain = source_file("tests", "runtime", "work", "orchestration", "chain.cpp")
+    if chain is None:
+        pytest.skip("tests/runtime/work not found beside the tests (set PTO_SOURCE_ROOT)")
+    work = tmp_path / "work"
+    (work / "kernels").mkdir(parents=True)
+    (work / "orchestration").mkdir()
+    shutil.copyfile(chain, work / "orchestration" / "chain.cpp")
+    shutil.copyfile(chain.parents[1] / "kernels" / "axpy.pto", work / "kernels" / "axpy.pto")
+    (work / "kernel_table.txt").write_text("orchestration orchestration/chain.cpp\n"
+                                           "kernel 0 aiv kernels/axpy.pto\ndims 0 shape(0,0)\n")
+    return work
+
+
+def test_tap_sees_each_task_before_and_after(tmp_path):
+    runtime_or_skip()
+    y = np.arange(256, dtype=np.float32).reshape(16, 16) % 7 - 3
+    out = np.arange(256, dtype=np.float32).reshape(16, 16) % 5 - 2
+    out0 = out.copy()
+    seen = []
+
+    def tap(task):
+        # before: out as the tasks before left it; after: its own update.
+        view = task.tensors[0 if task.event == "before" else 2]
+        seen.append((task.event, task.id, task.kernel, task.kernel_id, task.blocks, task.scalars[1],
+                     view.array().copy(), task.start_ns, task.end_ns, view.written, view.within(out.ctypes.data,
+                                                                                                 out.nbytes)))
+
+    with pp.Session(tap_work_dir(tmp_path), workers=2) as s:
+        s.set_tap(tap, before=True, after=True)
+        s.run([y, out], [])
+        assert [(e, i) for e, i, *_ in seen] == [(e, i) for i in range(4) for e in ("before", "after")]
+        for event, i, kernel, kid, blocks, ld, got, start, end, written, in_out in seen:
+            k = i + (event == "after")
+            assert np.array_equal(got, 2.0 ** k * out0 + (2.0 ** k - 1) * y), (event, i)
+            assert (kernel, kid, blocks, ld, in_out, written) == ("axpy", 0, 1, 16, True, event == "after")
+            assert (start, end) == (0, 0) if event == "before" else 0 < start <= end
+        s.set_tap(None)
+        s.run([y, out], [])
+        assert len(seen) == 8
+
+
+def test_tap_exception_stops_the_run_and_is_raised(tmp_path):
+    runtime_or_skip()
+    y = np.ones((16, 16), np.float32)
+    out = np.zeros((16, 16), np.float32)
+
+    def tap(task):
+        if task.id == 1:
+            raise ValueError("task 1's output is wrong")
+
+    with pp.Session(tap_work_dir(tmp_path), workers=1) as s:
+        s.set_tap(tap)
+        with pytest.raises(ValueError, match="task 1's output is wrong"):
+            s.run([y, out], [])
+    assert np.all(out == 3)  # tasks 0 and 1 ran (2 * 0 + 1, then 2 * 1 + 1), no task after
+
+
+def test_tap_view_array_follows_strides():
+    m = np.arange(64, dtype=np.float32).reshape(8, 8)
+    block = _runtime.TapView(m.ctypes.data + 4 * 2, "float32", 4, (8, 2), (8, 1), m.ctypes.data, m.nbytes, False)
+    assert np.array_equal(block.array(), m[:, 2:4])
+    t = _runtime.TapView(m.ctypes.data, "float32", 4, (8, 8), (1, 8), m.ctypes.data, m.nbytes, False)
+    assert np.array_equal(t.array(), m.T)
+    bits = np.array([0x3F80, 0xC000], np.uint16)
+    bf = _runtime.TapView(bits.ctypes.data, "bfloat16", 2, (2,), (1,), bits.ctypes.data, 4, True)
+    assert bf.array().dtype == np.uint16 and bf.array().tolist() == [0x3F80, 0xC000]
+    assert bf.within(bits.ctypes.data, 4) and not bf.within(bits.ctypes.data + 2, 2)

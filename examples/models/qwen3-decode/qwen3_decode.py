@@ -1,30 +1,31 @@
 #!/usr/bin/env python3
-"""One Qwen3-32B decode step (one layer, batch 16) from PTOAS's Qwen3Decode kernels.
+"""One Qwen3-32B decode step (one layer, batch 16) from PyPTO's own export, on libpto's host runtime.
 
-The 14 kernels PyPTO generates from pypto-lib's models/qwen3_32b/decode.py
-(PTOAS's test/samples/Qwen3DecodeA5/kernels, or Qwen3DecodeA3/kernels for
-A2A3) run on libpto through the `pto`
-package, chained as decode.py's orchestration launches them: the same order,
-spmd block counts and integer arguments, every intermediate a numpy array that
-the kernels read and write in place (no copies between launches). The step is
-checked against a numpy reference written from decode.py's and the sample
-goldens' math (f32 accumulation, bf16 rounding where the kernels store bf16),
-with the goldens' tolerances, and timed on 1 and 2 worker threads against
-numpy doing the same math.
+PyPTO compiles pypto-lib's models/qwen3_32b/decode.py into PTO-assembly
+kernels and an orchestration (C++ against PTO2's runtime API); libpto's host
+runtime compiles the orchestration, verifies the kernels and runs the step:
+every launch, view, intermediate tensor and dependency is PyPTO's. This
+script makes the inputs, calls the orchestration (pto.pypto.Session) and,
+through the runtime's tap (Session.set_tap: each task's kernel, tensors and
+time as it completes), checks each kernel on the very inputs it read
+against a numpy reference written from decode.py's and the sample goldens'
+math (f32 accumulation, bf16 rounding where the kernels store bf16), the
+whole step and its parts against the reference chain, and times each phase,
+on 1 and 2 workers, against numpy doing the same math.
 
-Usage: qwen3_decode.py [KERNEL_DIR] [--sample Qwen3DecodeA5|Qwen3DecodeA3]
+Usage: qwen3_decode.py [EXPORT_DIR] [--export PYPTO_LIB] [--platform a5|a2a3]
                        [--inputs goldens|peaked] [--max-ctx N] [--full-ctx]
                        [--workers 1,2] [--seed S] [--roofline FILE]
-KERNEL_DIR defaults to $PTOAS_SAMPLES/SAMPLE/kernels. --roofline takes the
-output of bench/lab/roofline and reports each phase's time as a multiple of
-the machine's bound. See README.md.
+EXPORT_DIR (default $QWEN3_DECODE_EXPORT) holds the export: kernels/,
+orchestration/, kernel_table.txt. --export PYPTO_LIB writes it first (needs
+PyPTO; the run needs only libpto and numpy). --roofline takes the output of
+bench/lab/roofline and reports each phase's time as a multiple of the
+machine's bound. See README.md.
 """
-
 import argparse
 import os
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -45,7 +46,6 @@ Q_HEAD_BATCH = 8              # query heads of one group (one KV head)
 Q_HEAD_PAD = 16               # a group's rows in the padded buffers
 GROUPS = NUM_KV_HEADS         # Q_PER_KV == Q_HEAD_BATCH: one group per KV head
 Q_OUT_TILE = 256
-KV_OUT_TILE = 256
 MLP_OUT_TILE = 256
 MLP_SPMD_INNER = 2
 MLP_GROUP = MLP_SPMD_INNER * MLP_OUT_TILE
@@ -54,10 +54,6 @@ EPS = np.float32(1e-6)
 HIDDEN_INV = np.float32(1.0 / HIDDEN)
 ATTN_SCALE = np.float32(1.0 / np.sqrt(HEAD_DIM))
 F32_MIN = np.finfo(np.float32).min
-
-KERNELS = ("rmsnorm", "q_proj", "kv_proj", "rope_kv_cache", "qk_matmul", "softmax", "sv_matmul",
-           "online_softmax", "out_proj_residual", "post_rmsnorm", "gate_proj", "up_proj", "silu",
-           "down_proj_residual")
 
 # The goldens' tolerances (PTOAS's npu_validation compare scripts): f32 outputs
 # np.allclose with atol = rtol = 1e-4, bf16 outputs within 1 ulp; the whole
@@ -171,141 +167,200 @@ def ctx_of(seq_lens, b):
     return ctx, ctx - 1, (ctx + SEQ_TILE - 1) // SEQ_TILE
 
 
-# --- the step on libpto
+# --- the export and the step on the host runtime
 
-def kernel_path(kernel_dir, name):
-    """A kernel's file: KERNEL_DIR/NAME.pto (the A5 export), or in its aic/ or
-    aiv/ subdirectory (the A2A3 export keeps PyPTO's cube and vector folders)."""
-    for sub in ("", "aic", "aiv"):
-        path = os.path.join(kernel_dir, sub, name + ".pto")
-        if os.path.isfile(path):
-            return path
-    return None
+# decode.py's orchestration parameters in order (its out last).
+PARAMS = ("hidden_states", "input_rms_weight", "wq", "wk", "wv", "seq_lens", "rope_cos", "rope_sin", "k_cache",
+          "v_cache", "wo", "post_rms_weight", "w_gate", "w_up", "w_down", "out")
+# Those that are bf16, held here as numpy uint16 bits.
+BF16 = {"hidden_states", "wq", "wk", "wv", "k_cache", "v_cache", "wo", "w_gate", "w_up", "w_down", "out"}
 
-
-def load_kernels(kernel_dir, pto):
-    missing = [n for n in KERNELS if kernel_path(kernel_dir, n) is None]
-    if missing:
-        return None, missing
-    progs = {}
-    for n in KERNELS:
-        path = kernel_path(kernel_dir, n)
-        with open(path, encoding="utf-8") as f:
-            progs[n] = pto.Program(f.read(), name=path)
-    return progs, []
+# Each kernel's phase (the --roofline and time report's rows), by the name
+# the kernel table gives its function; a mixed task is named by its cube
+# function.
+PHASES = {"rmsnorm": "rmsnorm", "q_proj": "q/k/v projections", "kv_proj": "q/k/v projections",
+          "rope_kv_cache": "attention", "qk_matmul": "attention", "softmax": "attention",
+          "sv_matmul": "attention", "online_softmax": "attention", "out_proj_residual_aic": "output projection",
+          "post_rmsnorm": "post rmsnorm", "gate_proj": "gate/up/silu", "up_proj": "gate/up/silu",
+          "silu": "gate/up/silu", "down_proj_residual_aic": "down projection"}
 
 
-def has_gm_slots(k):
-    """Whether the mixed kernels take a global-memory slot buffer for their
-    cube-to-vector pipe (the A2A3 export: its cores meet in global memory)
-    before the column block."""
-    return len(k["out_proj_residual"].parameters) == 6
+def export(pypto_lib, platform, export_dir):
+    """PyPTO's compile of pypto-lib's models/qwen3_32b/decode.py without
+    ptoas (pto.pypto's, as `python -m pto.pypto decode.py --compile-only`
+    does) into export_dir: kernels/, orchestration/ and kernel_table.txt;
+    returns the number of kernels libpto verified. ImportError or
+    PyptoError where PyPTO is missing or refuses."""
+    from pto.pypto import PLATFORMS, _compile
+    from pto.pypto._common import require
+
+    # PyptoError naming what to install, before decode.py's own import.
+    require("pypto.ir")
+    pypto = require("pypto")
+    if hasattr(pypto, "set_log_level"):  # PyPTO logs every pass at DEBUG by default: its warnings only
+        pypto.set_log_level(pypto.LogLevel.WARN)
+    model = os.path.join(pypto_lib, "models", "qwen3_32b")
+    if not os.path.isfile(os.path.join(model, "decode.py")):
+        raise FileNotFoundError(f"{model} holds no decode.py (give a pypto-lib checkout)")
+    target = PLATFORMS[platform]
+    sys.path[:0] = [pypto_lib, model]
+    try:
+        import decode
+        program = decode.build_qwen3_decode_program()
+    finally:
+        del sys.path[:2]
+    compiled, recorder = _compile.compile_program(program, target, output_dir=os.path.abspath(export_dir))
+    return _compile.verify_kernels(_compile.single_orchestration(compiled, recorder), target)
 
 
-# A mixed kernel's pipe: 8 slots of 16384 bytes (slot_size in the .pto, PTOAS's
-# default slot count for one direction), as f32 elements.
-GM_SLOT_ELEMENTS = 8 * 16384 // 4
+def orchestration_args(x, out):
+    """decode.py's parameters as the host runtime takes them (bf16 by name)."""
+    from pto.pypto import TensorView
+    args = []
+    for name in PARAMS:
+        a = out if name == "out" else x[name]
+        args.append(TensorView(a.ctypes.data, a.nbytes, "bfloat16", a.shape) if name in BF16 else a)
+    return args
 
 
-def make_buffers():
-    """decode.py's intermediates (pl.create_tensor), zero-filled. Those
-    decode.py creates inside its parallel loops (per batch row, per MLP group)
-    get one array each, so that those iterations may run at once."""
+class Tap:
+    """What the host runtime's tap (Session.set_tap) shows of each task
+    after its kernel ran: its kernel's start and end (every run), and with
+    keep (the checked run) a copy of each tensor it read or wrote that the
+    run allocated (decode.py's intermediates; the caller's arrays, given by
+    `mine`, are not copied: the weights do not change, and the caches and
+    out are read after the run)."""
+
+    def __init__(self, mine, keep):
+        self.mine = [(a.ctypes.data, a.nbytes) for a in mine]
+        self.keep = keep
+        self.times = []   # (kernel, start_ns, end_ns)
+        self.tasks = {}   # kernel -> [(task id, scalars, [array or None])]
+        self.seconds = 0.0  # spent in the tap
+
+    def __call__(self, task):
+        t0 = time.perf_counter()
+        self.times.append((task.kernel, task.start_ns, task.end_ns))
+        if self.keep:
+            arrays = [None if any(v.within(a, n) for a, n in self.mine) else v.array().copy() for v in task.tensors]
+            self.tasks.setdefault(task.kernel, []).append((task.id, task.scalars, arrays))
+        self.seconds += time.perf_counter() - t0
+
+    def phases(self):
+        """{phase: (wall, busy)} seconds: from its first kernel's start to
+        its last one's end, and its kernels' times summed."""
+        spans = {}
+        for kernel, start, end in self.times:
+            lo, hi, busy = spans.get(PHASES.get(kernel, kernel), (start, end, 0))
+            spans[PHASES.get(kernel, kernel)] = (min(lo, start), max(hi, end), busy + end - start)
+        order = list(dict.fromkeys(PHASES.values()))
+        return {p: ((spans[p][1] - spans[p][0]) * 1e-9, spans[p][2] * 1e-9)
+                for p in sorted(spans, key=lambda p: order.index(p) if p in order else len(order))}
+
+    def task_list(self, kernel, count):
+        """The kernel's tasks in submission order; ValueError unless there
+        are count of them (an export other than decode.py's)."""
+        got = sorted(self.tasks.get(kernel, []), key=lambda t: t[0])
+        if len(got) != count:
+            raise ValueError(f"the export ran {len(got)} {kernel} tasks; decode.py's orchestration runs {count}")
+        return [(scalars, arrays) for _, scalars, arrays in got]
+
+
+def lib_from_tap(tap, x, out):
+    """decode.py's intermediates as the kernels wrote them (the buffers the
+    reference's per-kernel check reads, in its layout), from the tapped
+    tasks' copies; and handoffs: (name, what a kernel read, what the kernel
+    before it wrote) for each intermediate, which the check compares bit for
+    bit (a task that ran before its input was complete would show there)."""
     groups = INTERMEDIATE // MLP_GROUP
-    z = np.zeros
-    return {
-        "normed": z((BATCH, HIDDEN), np.uint16),
-        "q_proj": z((BATCH, HIDDEN), np.float32),
-        "k_proj": z((BATCH, KV_HIDDEN), np.float32),
-        "v_proj": z((BATCH, KV_HIDDEN), np.float32),
-        "q_padded": z((BATCH * GROUPS * Q_HEAD_PAD, HEAD_DIM), np.uint16),
-        "raw_scores": z((BATCH, GROUPS * MAX_CTX_BLOCKS * Q_HEAD_PAD, SEQ_TILE), np.float32),
-        "exp_padded": z((BATCH, GROUPS * MAX_CTX_BLOCKS * Q_HEAD_PAD, SEQ_TILE), np.uint16),
-        "cur_li": z((BATCH, GROUPS * MAX_CTX_BLOCKS * Q_HEAD_BATCH), np.float32),
-        "cur_mi": z((BATCH, GROUPS * MAX_CTX_BLOCKS * Q_HEAD_BATCH), np.float32),
-        "oi_tmp": z((BATCH, GROUPS * MAX_CTX_BLOCKS * Q_HEAD_PAD, HEAD_DIM), np.float32),
-        "attn_out": z((BATCH, HIDDEN), np.uint16),
-        "resid1": z((BATCH, HIDDEN), np.float32),
-        "post_norm": z((BATCH, HIDDEN), np.uint16),
-        "gate_group": z((groups, BATCH, MLP_GROUP), np.float32),
-        "up_group": z((groups, BATCH, MLP_GROUP), np.float32),
-        "mlp": z((BATCH, INTERMEDIATE), np.uint16),
-        "out": z((BATCH, HIDDEN), np.uint16),
-        # the A2A3 mixed kernels' pipe slots: one buffer per launch of a loop
-        "gm_slots": z((HIDDEN // Q_OUT_TILE // 2, GM_SLOT_ELEMENTS), np.float32),
-    }
+    pad_rows = GROUPS * Q_HEAD_PAD
+    rms, = tap.task_list("rmsnorm", 1)
+    q, = tap.task_list("q_proj", 1)
+    kv, = tap.task_list("kv_proj", 1)
+    post, = tap.task_list("post_rmsnorm", 1)
+    rope, qk, soft, sv, online = (tap.task_list(k, BATCH) for k in
+                                  ("rope_kv_cache", "qk_matmul", "softmax", "sv_matmul", "online_softmax"))
+    oproj = tap.task_list("out_proj_residual_aic", HIDDEN // Q_OUT_TILE // 2)
+    gate, up, silu = (tap.task_list(k, groups) for k in ("gate_proj", "up_proj", "silu"))
+    down = tap.task_list("down_proj_residual_aic", HIDDEN // DOWN_N_TILE // 2)
+    lib = {"normed": rms[1][1], "q_proj": q[1][2], "k_proj": kv[1][3], "v_proj": kv[1][4],
+           "post_norm": post[1][1], "k_cache": x["k_cache"], "v_cache": x["v_cache"], "out": out,
+           "q_padded": np.zeros((BATCH * pad_rows, HEAD_DIM), np.uint16),
+           "raw_scores": np.stack([t[1][1] for t in qk]), "exp_padded": np.stack([t[1][2] for t in soft]),
+           "cur_li": np.stack([t[1][0].reshape(-1) for t in soft]),
+           "cur_mi": np.stack([t[1][1].reshape(-1) for t in soft]), "oi_tmp": np.stack([t[1][0] for t in sv]),
+           "attn_out": np.concatenate([t[1][3] for t in online]), "resid1": np.zeros((BATCH, HIDDEN), np.float32),
+           "gate_group": np.stack([t[1][2] for t in gate]), "up_group": np.stack([t[1][2] for t in up]),
+           "mlp": np.zeros((BATCH, INTERMEDIATE), np.uint16)}
+    handoffs = [("normed_states", q[1][0], lib["normed"]), ("normed_states", kv[1][0], lib["normed"]),
+                ("post_norm", gate[0][1][0], lib["post_norm"]), ("post_norm", up[0][1][0], lib["post_norm"])]
+    for b in range(BATCH):
+        rows = slice(b * pad_rows, (b + 1) * pad_rows)
+        lib["q_padded"][rows] = rope[b][1][0][rows]
+        handoffs += [("q_proj", rope[b][1][9], lib["q_proj"]), ("k_proj", rope[b][1][3], lib["k_proj"]),
+                     ("v_proj", rope[b][1][8], lib["v_proj"]), ("q_padded", qk[b][1][0][rows], lib["q_padded"][rows]),
+                     ("raw_scores", soft[b][1][3], lib["raw_scores"][b]),
+                     ("exp_padded", sv[b][1][1], lib["exp_padded"][b]),
+                     ("oi_tmp", online[b][1][0], lib["oi_tmp"][b]),
+                     ("cur_mi", online[b][1][1].reshape(-1), lib["cur_mi"][b]),
+                     ("cur_li", online[b][1][2].reshape(-1), lib["cur_li"][b])]
+    for scalars, arrays in oproj:  # each task's own 2 column blocks of resid1
+        cols = slice(scalars[0] * Q_OUT_TILE, (scalars[0] + 2) * Q_OUT_TILE)
+        lib["resid1"][:, cols] = arrays[0][:, cols]
+    for scalars, arrays in silu:  # each group's 512 columns of mlp_tile
+        cols = slice(scalars[0] * MLP_OUT_TILE, scalars[0] * MLP_OUT_TILE + MLP_GROUP)
+        lib["mlp"][:, cols] = arrays[2][:, cols]
+    handoffs += [("attn_out", t[1][2], lib["attn_out"]) for t in oproj]
+    handoffs += [("resid1", post[1][0], lib["resid1"])] + [("resid1", t[1][1], lib["resid1"]) for t in down]
+    handoffs += [("gate_group", silu[g][1][0], lib["gate_group"][g]) for g in range(groups)]
+    handoffs += [("up_group", silu[g][1][1], lib["up_group"][g]) for g in range(groups)]
+    handoffs += [("mlp", t[1][2], lib["mlp"]) for t in down]
+    return lib, handoffs
 
 
-def attention_row(k, x, t, b):
-    """decode.py's scope 2 for batch row b: RoPE + cache update (one block),
-    then QK, softmax, SV and the online softmax, each an spmd launch of
-    TOTAL_Q_GROUPS // 2 = 4 blocks (two query groups a block)."""
-    ctx, pos, blocks = ctx_of(x["seq_lens"], b)
-    cos, sin = x["rope_cos"][pos], x["rope_sin"][pos]  # rows of the tables: views, no copy
-    k["rope_kv_cache"](arg0=t["q_padded"], arg1=x["k_cache"], arg2=x["v_cache"], arg3=t["k_proj"],
-                       arg4=cos, arg5=sin, arg6=cos[HALF:], arg7=sin[HALF:], arg8=t["v_proj"],
-                       arg9=t["q_proj"], arg10=b, arg11=pos)
-    n = GROUPS // 2
-    k["qk_matmul"](n, arg0=t["q_padded"], arg1=t["raw_scores"][b], arg2=x["k_cache"], arg3=b, arg4=blocks)
-    k["softmax"](n, arg0=t["cur_li"][b], arg1=t["cur_mi"][b], arg2=t["exp_padded"][b],
-                 arg3=t["raw_scores"][b], arg4=blocks, arg5=ctx)
-    k["sv_matmul"](n, arg0=t["oi_tmp"][b], arg1=t["exp_padded"][b], arg2=x["v_cache"], arg3=blocks, arg4=b)
-    # attn_row of decode.py is row b of attn_out: the kernel writes it there.
-    k["online_softmax"](n, arg0=t["oi_tmp"][b], arg1=t["cur_mi"][b], arg2=t["cur_li"][b],
-                        arg3=t["attn_out"][b], arg4=blocks)
-
-
-def mlp_group(k, t, x, g):
-    """decode.py's stages 4-6 for MLP group g (output columns 512 g ..):
-    gate, up (spmd, 2 blocks) and SiLU (spmd, 2 blocks)."""
-    base = g * MLP_SPMD_INNER
-    k["gate_proj"](MLP_SPMD_INNER, arg0=t["post_norm"], arg1=x["w_gate"], arg2=t["gate_group"][g], arg3=base)
-    k["up_proj"](MLP_SPMD_INNER, arg0=t["post_norm"], arg1=x["w_up"], arg2=t["up_group"][g], arg3=base)
-    k["silu"](MLP_SPMD_INNER, arg0=t["gate_group"][g], arg1=t["up_group"][g], arg2=t["mlp"], arg3=base)
-
-
-def run_step(k, x, t, workers):
-    """One decode step; returns each phase's wall and CPU seconds. An spmd launch of
-    several blocks runs them on PTO_NUM_THREADS = workers threads; the
-    independent single-block launches of decode.py's pl.parallel loops (output
-    and down projections, a mixed cube + vector kernel each) run on a pool of
-    `workers` Python threads (a launch releases the GIL)."""
-    os.environ["PTO_NUM_THREADS"] = str(workers)
-    phases = {}
-    pool = ThreadPoolExecutor(workers)
-
-    def phase(name, fn):  # (wall, CPU) seconds
-        t0, c0 = time.perf_counter(), time.process_time()
-        fn()
-        phases[name] = (time.perf_counter() - t0, time.process_time() - c0)
-
-    def parallel(fn, items):
-        list(pool.map(fn, items))  # list(): re-raises a launch's error here
-
-    def mixed(name, i, **ptrs):
-        """Launch i of a pl.parallel loop of a mixed kernel (column block 2 i)."""
-        if has_gm_slots(k):
-            k[name](**ptrs, arg4=t["gm_slots"][i], arg5=2 * i)
+def run_all(export_dir, x, workers):
+    """The step once per entry of workers, each on fresh caches (copies of
+    the inputs') and a fresh out; the first run tapped with copies of the
+    intermediates (the per-kernel check), every run with its kernels'
+    times. Returns the first run's lib and handoffs (lib_from_tap), every
+    run's (workers, wall, {phase: (wall, busy)}, CPU) and whether the later
+    runs gave the first run's out and caches bit for bit."""
+    from pto.pypto import Session
+    first, handoffs, times, same = None, None, [], True
+    for w in workers:
+        # An spmd task's blocks on w threads, its runtime workers w.
+        os.environ["PTO_NUM_THREADS"] = str(w)
+        t0 = time.perf_counter()
+        with Session(export_dir, workers=w) as session:
+            prepare = time.perf_counter() - t0
+            y = dict(x, k_cache=x["k_cache0"].copy(), v_cache=x["v_cache0"].copy())
+            out = np.zeros((BATCH, HIDDEN), np.uint16)
+            tap = Tap([y[n] for n in PARAMS if n != "out"] + [out], keep=first is None)
+            session.set_tap(tap)
+            c0 = time.process_time()
+            seconds = session.run(orchestration_args(y, out), [])
+            cpu = time.process_time() - c0
+            tasks, most = session.stats()
+        times.append((w, seconds, tap.phases(), cpu))
+        if first is None:
+            first, handoffs = lib_from_tap(tap, y, out)
         else:
-            k[name](**ptrs, arg4=2 * i)
+            same = same and all(np.array_equal(first[n], y[n] if n != "out" else out)
+                                for n in ("out", "k_cache", "v_cache"))
+        print(f"libpto, {w} worker{'s' if w > 1 else ''}: {seconds:.2f} s ({cpu:.2f} s of CPU; {tasks} tasks, at most "
+              f"{most} at once; the tap {tap.seconds:.2f} s{' with copies' if tap.keep else ''}; prepare "
+              f"{prepare:.2f} s; load average {os.getloadavg()[0]:.1f})")
+    return first, handoffs, times, same
 
-    phase("rmsnorm", lambda: k["rmsnorm"](arg0=x["hidden_states"], arg1=t["normed"], arg2=x["input_rms_weight"]))
-    phase("q/k/v projections", lambda: (
-        k["q_proj"](HIDDEN // Q_OUT_TILE, arg0=t["normed"], arg1=x["wq"], arg2=t["q_proj"]),
-        k["kv_proj"](KV_HIDDEN // KV_OUT_TILE, arg0=t["normed"], arg1=x["wk"], arg2=x["wv"],
-                     arg3=t["k_proj"], arg4=t["v_proj"])))
-    phase("attention", lambda: [attention_row(k, x, t, b) for b in range(BATCH)])
-    phase("output projection", lambda: parallel(
-        lambda i: mixed("out_proj_residual", i, arg0=t["resid1"], arg1=x["hidden_states"],
-                        arg2=t["attn_out"], arg3=x["wo"]), range(HIDDEN // Q_OUT_TILE // 2)))
-    phase("post rmsnorm", lambda: k["post_rmsnorm"](arg0=t["resid1"], arg1=t["post_norm"],
-                                                    arg2=x["post_rms_weight"]))
-    phase("gate/up/silu", lambda: [mlp_group(k, t, x, g) for g in range(INTERMEDIATE // MLP_GROUP)])
-    phase("down projection", lambda: parallel(
-        lambda i: mixed("down_proj_residual", i, arg0=t["out"], arg1=t["resid1"], arg2=t["mlp"],
-                        arg3=x["w_down"]), range(HIDDEN // DOWN_N_TILE // 2)))
-    pool.shutdown()
-    return phases
+
+def handoffs_hold(handoffs):
+    """Whether each intermediate a kernel read is, bit for bit, what the
+    kernel before it wrote; prints the first that is not."""
+    for name, read, written in handoffs:
+        if read.shape != written.shape or not np.array_equal(read.view(np.uint8), written.view(np.uint8)):
+            print(f"  {name}: a kernel read other bits than the kernel before it wrote")
+            return False
+    return True
 
 
 # --- the numpy reference, stage by stage (decode.py's golden and the sample goldens' math)
@@ -639,13 +694,6 @@ def caches_untouched_elsewhere(x):
     return True
 
 
-# --- main
-
-def default_kernel_dir(sample):
-    root = os.environ.get("PTOAS_SAMPLES")
-    return os.path.join(root, sample, "kernels") if root else None
-
-
 # --- the step's work against the machine's limits (--roofline)
 
 def step_work(seq_lens):
@@ -682,15 +730,16 @@ def report_roofline(bounds, seq_lens, times):
     cores as threads: max(GFLOP / the FMA rate of the matrix kernel's register
     block in cache, GB / the streaming read bandwidth), the rates per core
     times the cores (the step's bound is the sum of its phases'). Wall time
-    against the bound; CPU time (all threads') against the bound times the
-    cores, the CPU time the bound takes."""
+    against the bound; busy time (a phase's kernels' times summed, from the
+    host runtime's tap; the step's: the process's CPU time) against the
+    bound times the cores, the core time the bound takes."""
     work = step_work(seq_lens)
     print("\nagainst the machine's bound (bench/lab/roofline, per core: f32 FMA 8x2 block "
           + ", ".join(f"{bounds.get(('fma_block8_gflops', c), 0):.1f}" for c in (1, 2))
           + " GFLOP/s and read " + ", ".join(f"{bounds.get(('read_gbs', c), 0):.1f}" for c in (1, 2))
           + " GB/s on 1, 2 cores)")
     print(f"  {'phase':20} {'GFLOP':>7} {'GB':>6}" + "".join(
-        f"  {w:>2} thr: bound s, wall x, CPU x" for w, *_ in times))
+        f"  {w:>2} thr: bound s, wall x, busy x" for w, *_ in times))
     total = [0.0] * len(times)
     rows = list(work.items()) + [("step", None)]
     for name, fb in rows:
@@ -715,11 +764,14 @@ def report_roofline(bounds, seq_lens, times):
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("kernel_dir", nargs="?",
-                    help="PTOAS's test/samples/Qwen3DecodeA5/kernels or Qwen3DecodeA3/kernels "
-                         "(default: $PTOAS_SAMPLES/SAMPLE/kernels)")
-    ap.add_argument("--sample", choices=("Qwen3DecodeA5", "Qwen3DecodeA3"), default="Qwen3DecodeA5",
-                    help="the sample whose kernels the default directory holds (default Qwen3DecodeA5)")
+    ap.add_argument("export_dir", nargs="?", default=os.environ.get("QWEN3_DECODE_EXPORT"),
+                    help="PyPTO's export of decode.py: kernels/, orchestration/, kernel_table.txt "
+                         "(default $QWEN3_DECODE_EXPORT)")
+    ap.add_argument("--export", metavar="PYPTO_LIB",
+                    help="first write the export from this pypto-lib checkout's models/qwen3_32b/decode.py "
+                         "(needs PyPTO; the run needs only libpto and numpy)")
+    ap.add_argument("--platform", choices=("a5", "a2a3"), default="a5",
+                    help="the export's target (default a5; the per-kernel check follows the A5 export)")
     ap.add_argument("--inputs", choices=("goldens", "peaked"), default="goldens",
                     help="goldens: the samples' goldens' ranges (a nearly uniform softmax); peaked: wider "
                          "ranges, Qwen3's RoPE angles and context lengths 1, 256, 257, 4096 first (a softmax "
@@ -727,7 +779,9 @@ def parse_args(argv):
     ap.add_argument("--max-ctx", type=int, default=MAX_SEQ,
                     help="context lengths drawn from 1..N as decode.py draws them from 1..MAX_SEQ (default 4096)")
     ap.add_argument("--full-ctx", action="store_true", help="every batch row at context length --max-ctx")
-    ap.add_argument("--workers", default="1,2", help="threads to time the step on, comma-separated (default 1,2)")
+    ap.add_argument("--workers", default="1,2",
+                    help="host runtime workers (and threads of an spmd task) to time the step on, comma-separated "
+                         "(default 1,2)")
     ap.add_argument("--seed", type=int, default=19)
     ap.add_argument("--roofline", metavar="FILE",
                     help="bench/lab/roofline's output: report each phase against the machine's bound")
@@ -735,61 +789,44 @@ def parse_args(argv):
     if not 1 <= a.max_ctx <= MAX_SEQ:
         ap.error(f"--max-ctx must be in 1..{MAX_SEQ}")
     a.workers = [int(w) for w in a.workers.split(",")]
-    if a.kernel_dir is None:
-        a.kernel_dir = default_kernel_dir(a.sample)
     return a
-
-
-def run_all(k, x, workers):
-    """Runs the step once per entry of workers on fresh (zeroed) buffers;
-    returns the first run's buffers, every run's phase times, and whether the
-    later runs gave the same bits as the first. The buffers' pages are written
-    (with zeros) before the step is timed, as a decode loop's buffers, kept
-    between steps, are: the first writes to fresh pages are the OS's work
-    (zeroing and, for numpy's large arrays, finding huge pages), about 0.1 s
-    of system time in the attention that does not shrink with threads."""
-    first, times, same = None, [], True
-    for w in workers:
-        t = make_buffers()
-        for a in t.values():
-            a.fill(0)
-        t0, c0 = time.perf_counter(), time.process_time()
-        phases = run_step(k, x, t, w)
-        times.append((w, time.perf_counter() - t0, phases, time.process_time() - c0))
-        if first is None:
-            first = t
-        else:
-            same = same and all(np.array_equal(first[n], t[n]) for n in first)
-        print(f"libpto, {w} thread{'s' if w > 1 else ''}: {times[-1][1]:.2f} s "
-              f"({times[-1][3]:.2f} s of CPU; load average {os.getloadavg()[0]:.1f})")
-    return first, times, same
 
 
 def main(argv):
     a = parse_args(argv)
-    if a.kernel_dir is None or not os.path.isdir(a.kernel_dir):
-        where = a.kernel_dir or f"$PTOAS_SAMPLES/{a.sample}/kernels ($PTOAS_SAMPLES is not set)"
-        print(f"qwen3_decode: no kernel directory {where}: give PTOAS's test/samples/{a.sample}/kernels "
-              "as the first argument or set PTOAS_SAMPLES to PTOAS's test/samples (PTOAS's files are not "
-              "part of libpto)", file=sys.stderr)
+    if a.export_dir is None:
+        print("qwen3_decode: no export directory ($QWEN3_DECODE_EXPORT is not set): give the directory of PyPTO's "
+              "export of decode.py, or --export PYPTO_LIB with a directory to write it to", file=sys.stderr)
         return 2
     try:
-        import pto
+        import pto.pypto
     except ImportError as e:
         print(f"qwen3_decode: cannot import the pto package ({e}): pip install libpto, or put a build "
               "tree's bindings/python on PYTHONPATH", file=sys.stderr)
         return 2
-    k, missing = load_kernels(a.kernel_dir, pto)
-    if k is None:
-        print(f"qwen3_decode: {a.kernel_dir} lacks {', '.join(m + '.pto' for m in missing)}", file=sys.stderr)
+    if a.export:
+        try:
+            t0 = time.perf_counter()
+            kernels = export(a.export, a.platform, a.export_dir)
+        except (ImportError, OSError, pto.pypto.PyptoError) as e:
+            print(f"qwen3_decode: --export needs PyPTO and pypto-lib (PyPTO's compile writes the kernels and the "
+                  f"orchestration): {e}", file=sys.stderr)
+            return 2
+        print(f"export: {kernels} kernels verified, {time.perf_counter() - t0:.1f} s")
+    if not os.path.isfile(os.path.join(a.export_dir, "kernel_table.txt")):
+        print(f"qwen3_decode: {a.export_dir} holds no kernel_table.txt: not PyPTO's export of decode.py (PyPTO "
+              "writes it: --export PYPTO_LIB, which needs PyPTO)", file=sys.stderr)
         return 2
+
     t0 = time.perf_counter()
     x = make_inputs(a.seed, a.max_ctx, a.full_ctx, peaked=a.inputs == "peaked")
-    x["k_cache0"], x["v_cache0"] = x["k_cache"].copy(), x["v_cache"].copy()
+    x["k_cache0"], x["v_cache0"] = x["k_cache"], x["v_cache"]
     print(f"inputs ({a.inputs}): {time.perf_counter() - t0:.1f} s to make; seq_lens {x['seq_lens'].tolist()}")
-
-    lib, times, same = run_all(k, x, a.workers)
-    lib = dict(lib, k_cache=x["k_cache"], v_cache=x["v_cache"])
+    try:
+        lib, handoffs, times, same = run_all(a.export_dir, x, a.workers)
+    except (pto.pypto.PyptoError, ValueError) as e:
+        print(f"qwen3_decode: {e}", file=sys.stderr)
+        return 2
 
     t0, c0 = time.perf_counter(), time.process_time()
     ref = reference(x)
@@ -810,6 +847,9 @@ def main(argv):
     per_kernel = Errors(F32_TOL)
     reference(x, lib, per_kernel)
 
+    print(f"\neach intermediate as the kernels after it read it ({len(handoffs)} reads, from the host runtime's tap)")
+    ok_handoffs = handoffs_hold(handoffs)
+    print(f"  bit for bit what the kernel before wrote: {'yes' if ok_handoffs else 'NO'}")
     ok_kernels = per_kernel.report("each kernel against the reference on its own inputs",
                                    f"the goldens' tolerances: f32 atol = rtol = {F32_TOL:g}, bf16 {BF16_ULPS} ulp; "
                                    "down_proj's out against the float64 product rounded to bf16")
@@ -817,7 +857,7 @@ def main(argv):
                  f"atol = rtol = {STEP_TOL:g}, decode.py's; the verdict is on 'out' and the parts below")
     out = chain.rows["out"]
     ok_step = bool(np.allclose(from_bf16(lib["out"]), from_bf16(ref["out"]), rtol=STEP_TOL, atol=STEP_TOL))
-    ok_cache = caches_untouched_elsewhere(x)
+    ok_cache = caches_untouched_elsewhere(dict(x, k_cache=lib["k_cache"], v_cache=lib["v_cache"]))
     parts = parts_against_chain(x, lib, ref)
     ok_parts = all(e <= PART_TOL for e in parts.values())
     peak, uniform = softmax_peak(ref, x)
@@ -837,16 +877,17 @@ def main(argv):
         print("  (with the peaked inputs not part of the verdict: decode.py's tolerance is for its own inputs)")
         ok_step = True
     print(f"caches changed only at each row's position: {'yes' if ok_cache else 'NO'}; "
-          f"runs on {a.workers} threads gave the same bits: {'yes' if same else 'NO'}")
-    print("\ntimes (s), wall / CPU " + "".join(f"{w:>8} thread{'s' if w > 1 else ' '}" for w, *_ in times)
-          + "        numpy")
+          f"runs on {a.workers} workers gave the same bits: {'yes' if same else 'NO'}")
+    print("\ntimes (s) from the tap: each phase's wall (its first kernel's start to its last one's end) / busy (its "
+          "kernels' times summed); the step's wall / CPU")
+    print(f"  {'':20} " + "".join(f"{w:>8} worker{'s' if w > 1 else ' '}" for w, *_ in times) + "        numpy")
     for name in times[0][2]:
         print(f"  {name:20} " + "".join(f"  {p[name][0]:7.2f} /{p[name][1]:6.2f}" for _, _, p, _ in times))
     print(f"  {'step':20} " + "".join(f"  {s:7.2f} /{c:6.2f}" for _, s, _, c in times)
           + f"  {numpy_s:7.2f} /{numpy_cpu:6.2f}")
     if a.roofline:
         report_roofline(read_roofline(a.roofline), x["seq_lens"], times)
-    verdict = ok_kernels and ok_step and ok_parts and ok_cache and same
+    verdict = ok_handoffs and ok_kernels and ok_step and ok_parts and ok_cache and same
     print("PASS" if verdict else "FAIL")
     return 0 if verdict else 1
 

@@ -29,10 +29,10 @@ from ._common import PLATFORMS, Platform, PyptoError
 from ._compile import Compiled, Kernel
 from ._harness import RunResult, largest_errors, run, run_jit
 from ._model import run_model
-from ._runtime import Session, TensorView
+from ._runtime import Session, TapTask, TapView, TensorView
 
 __all__ = ["PLATFORMS", "Compiled", "Kernel", "Platform", "PyptoError", "RunResult", "largest_errors", "main",
-           "run", "run_jit", "run_model", "Session", "TensorView"]
+           "run", "run_jit", "run_model", "Session", "TapTask", "TapView", "TensorView"]
 
 
 def main(argv: "list[str] | None" = None) -> int:

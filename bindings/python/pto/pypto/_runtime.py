@@ -15,7 +15,7 @@ import re
 import struct
 import time
 from pathlib import Path
-from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ._common import PyptoError
 
@@ -162,6 +162,94 @@ def as_view(t: Any) -> TensorView:
     return t if isinstance(t, TensorView) else TensorView(*tensor_view(t))
 
 
+# --- the tap (pto_runtime_set_tap): each task's kernel, views and times
+
+class _CView(ctypes.Structure):
+    _fields_ = [("data", _VP), ("dtype", ctypes.c_char_p), ("element_size", ctypes.c_uint32),
+                ("ndims", ctypes.c_uint32), ("shape", ctypes.c_uint64 * 5), ("strides", ctypes.c_uint64 * 5),
+                ("tensor", _VP), ("tensor_bytes", ctypes.c_uint64), ("written", ctypes.c_uint32)]
+
+
+class _CTask(ctypes.Structure):
+    _fields_ = [("event", ctypes.c_uint32), ("id", ctypes.c_uint64), ("kernel_id", ctypes.c_int32),
+                ("kernel", ctypes.c_char_p), ("kernel_file", ctypes.c_char_p), ("site_file", ctypes.c_char_p),
+                ("site_line", ctypes.c_int32), ("blocks", ctypes.c_uint32), ("tensor_count", ctypes.c_uint32),
+                ("tensors", ctypes.POINTER(_CView)), ("scalar_count", ctypes.c_uint32),
+                ("scalars", ctypes.POINTER(ctypes.c_uint64)), ("start_ns", ctypes.c_uint64), ("end_ns", ctypes.c_uint64)]
+
+
+_TAP_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(_CTask), _VP)
+TAP_BEFORE, TAP_AFTER = 1, 2
+
+# numpy's dtype for the runtime's names; bf16, fp8 and fp4 as their bits.
+_NUMPY_DTYPES = {"float32": "float32", "float16": "float16", "bfloat16": "uint16", "int8": "int8", "int16": "int16",
+                 "int32": "int32", "int64": "int64", "uint8": "uint8", "uint16": "uint16", "uint32": "uint32",
+                 "uint64": "uint64", "bool": "bool", "float8_e4m3fn": "uint8", "float8_e5m2": "uint8",
+                 "float8_e8m0fnu": "uint8", "float4_e2m1fn_x2": "uint8"}
+
+
+class TapView(NamedTuple):
+    """One tensor of a tapped task (pto_runtime_view): a strided view, its
+    strides in elements; tensor and tensor_bytes the tensor it lies in (the
+    caller's or one the run allocated); written if the task may write it."""
+
+    address: int
+    dtype: str
+    element_size: int
+    shape: Tuple[int, ...]
+    strides: Tuple[int, ...]
+    tensor: int
+    tensor_bytes: int
+    written: bool
+
+    def array(self) -> Any:
+        """The view as a numpy array on the task's memory (no copy: valid
+        during the tap only; copy() what must outlive it). bfloat16 and the
+        8- and 4-bit floats as their bits (uint16, uint8)."""
+        import numpy as np
+
+        dt = np.dtype(_NUMPY_DTYPES[self.dtype])
+        if 0 in self.shape:
+            return np.zeros(self.shape, dt)
+        span = (sum((n - 1) * s for n, s in zip(self.shape, self.strides)) + 1) * self.element_size
+        buf = (ctypes.c_char * span).from_address(self.address)
+        return np.ndarray(self.shape, dt, buffer=buf, strides=tuple(s * self.element_size for s in self.strides))
+
+    def within(self, address: int, nbytes: int) -> bool:
+        """Whether the view's tensor lies in [address, address + nbytes)."""
+        return address <= self.tensor and self.tensor + self.tensor_bytes <= address + nbytes
+
+
+class TapTask(NamedTuple):
+    """A tapped task (pto_runtime_task): event "before" or "after" its
+    kernel ran, its submission number, the kernel (the table's function
+    name, id and file), the orchestration's file and line, its blocks,
+    tensors (TapViews, in the task's order) and scalars (their 64 bits),
+    and after: CLOCK_MONOTONIC nanoseconds (time.monotonic_ns()) when the
+    kernel started and ended."""
+
+    event: str
+    id: int
+    kernel: str
+    kernel_id: int
+    kernel_file: str
+    site: Tuple[str, int]
+    blocks: int
+    tensors: Tuple[TapView, ...]
+    scalars: Tuple[int, ...]
+    start_ns: int
+    end_ns: int
+
+
+def _tap_task(c: _CTask) -> TapTask:
+    views = tuple(TapView(v.data or 0, v.dtype.decode(), v.element_size, tuple(v.shape[:v.ndims]),
+                          tuple(v.strides[:v.ndims]), v.tensor or 0, v.tensor_bytes, bool(v.written))
+                  for v in (c.tensors[i] for i in range(c.tensor_count)))
+    return TapTask("before" if c.event == TAP_BEFORE else "after", c.id, c.kernel.decode(), c.kernel_id,
+                   c.kernel_file.decode(), (c.site_file.decode(), c.site_line), c.blocks, views,
+                   tuple(c.scalars[i] for i in range(c.scalar_count)), c.start_ns, c.end_ns)
+
+
 class Session:
     """One compile's program on the host runtime: prepared at creation
     (orchestration compiled, kernels verified), run any number of times."""
@@ -170,6 +258,8 @@ class Session:
         lib = library()
         self._lib = lib
         self._rt = _VP()
+        self._tap: Any = None
+        self._tap_error: Optional[BaseException] = None
         _check(lib.pto_runtime_open(str(work_dir).encode(), ctypes.byref(self._rt)), "open")
         try:
             if workers is not None:
@@ -199,10 +289,48 @@ class Session:
             for addr, nbytes in memory:
                 _check(lib.pto_runtime_args_add_memory(args, _VP(addr), nbytes), "memory")
             start = time.perf_counter()
-            _check(lib.pto_runtime_run(self._rt, args), "run")
+            self._tap_error = None
+            status = lib.pto_runtime_run(self._rt, args)
+            if status != 0 and self._tap_error is not None:
+                error, self._tap_error = self._tap_error, None
+                raise error
+            _check(status, "run")
             return time.perf_counter() - start
         finally:
             lib.pto_runtime_args_destroy(args)
+
+    def set_tap(self, tap: Optional[Callable[[TapTask], Any]], before: bool = False, after: bool = True) -> None:
+        """Calls tap(TapTask) around each task of the runs that follow
+        (pto_runtime_set_tap): before its kernel runs, after it, or both;
+        None removes it. The tap runs on the worker running the task (taps
+        of several workers one at a time, under the GIL) while the task's
+        tensors hold still: their TapView.array()s may be read then. An
+        exception in the tap stops the run, and run() raises it."""
+        lib = self._lib
+        try:
+            set_tap = lib.pto_runtime_set_tap
+        except AttributeError:
+            raise PyptoError("this libpto-runtime has no pto_runtime_set_tap (the tap): build a newer one") from None
+        set_tap.restype = ctypes.c_int
+        set_tap.argtypes = [_VP, ctypes.c_uint32, _TAP_FN, _VP]
+        if tap is None:
+            _check(set_tap(self._rt, 0, _TAP_FN(), None), "tap")
+            self._tap = None
+            return
+
+        def call(task: Any, _user: Any) -> int:
+            try:
+                tap(_tap_task(task.contents))
+                return 0
+            except BaseException as e:  # noqa: BLE001 - handed to run()
+                if self._tap_error is None:
+                    self._tap_error = e
+                return 1
+
+        events = (TAP_BEFORE if before else 0) | (TAP_AFTER if after else 0)
+        fn = _TAP_FN(call)
+        _check(set_tap(self._rt, events, fn, None), "tap")
+        self._tap = fn  # kept alive while the runtime may call it
 
     def stats(self) -> Tuple[int, int]:
         """(tasks, most tasks at once) of the last run."""
