@@ -154,7 +154,7 @@ struct OpDtypeRule {
 namespace def_dtypes {
 #define PTO_DTYPE_LIST(...) DtypesOf({__VA_ARGS__})
 inline constexpr OpDtypeRule kOpDtypeRules[] = {
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Family, n, names, Tmp, Attr, host, a2a3, a5, ...) \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Family, operand_list, Attr, host, a2a3, a5, ...) \
   {OpDtypes::k##Camel, {PTO_DTYPE_LIST host, PTO_DTYPE_LIST a2a3, PTO_DTYPE_LIST a5}, ""},
 #include "operations.def"
 #undef PTO_OPERATION

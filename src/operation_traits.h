@@ -19,6 +19,7 @@
 #define PTO_TRAIT_IndexDst (1u << 11)
 #define PTO_TRAIT_ReadsDst (1u << 12)
 #define PTO_TRAIT_ScalarBetween (1u << 13)
+/* Set by a Dst1 operand of the Operands column, never written in Traits. */
 #define PTO_TRAIT_SecondDst (1u << 14)
 
 /* The OR of one to four flags named without their prefix. */
