@@ -301,9 +301,6 @@ class HandBound:
 
 
 HAND_BOUND = [
-    HandBound("tsel", "compare_select", "dst, mask, src0, src1, tmp",
-              "src0 where the mask bit is set, else src1, bit for bit", "all 9, int64, uint64",
-              "three sources"),
     HandBound("trandom", "fill", "dst, key0, key1, counter0, counter1, counter2, counter3, rounds",
               "Philox-4x32 random words from the key and the 128-bit counter, in A5's order, bit for bit",
               "int32, uint32", "key and counter words", "2 / 0 / 2"),
@@ -342,10 +339,6 @@ HAND_BOUND = [
               "HiFloat4: E1M2 codes with a 32-bit three-level metadata word per group of 64 of a "
               "BFLOAT16 row, as pto-isa's A6 golden computes them, bit for bit (HOST)",
               "float4_e1m2x2", "exp, max and scaling besides dst", "1 / 0 / 0", text="-"),
-    HandBound("tmatmul_mx_hif4", "matrix_multiply", "dst, a, a_scale, b, b_scale",
-              "dst = a b on HiFloat4 operands (E1M2 codes, a metadata word per 64 values of K), "
-              "tmatmul's float32 chains (HOST)", "float32", "HiFloat4 metadata words as scales",
-              "1 / 0 / 0", text="-"),
     HandBound("set_quant_scalar", "fixpipe", "scale, dtype",
               "the thread's scalar quantisation parameter of the fixpipe's conversions (fp NULL)",
               "float32 scale", "no tile operand", "0 / 0 / 0"),

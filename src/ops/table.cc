@@ -102,21 +102,21 @@ bool SharesRowsWithDst(const Operands& o) {
 }
 
 constexpr OpDescriptor kOps[kOpCount] = {
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, operand_list, Attr, host, a2a3, a5, summary,  \
-                      Traits, Group)                                                             \
-  {OpId::k##Camel,                                                                               \
-   Family::k##Fam,                                                                               \
-   #mnemonic,                                                                                    \
-   "pto_" #mnemonic,                                                                             \
-   summary,                                                                                      \
-   PTO_OPERANDS_SOURCE_COUNT(operand_list),                                                          \
-   {PTO_OPERANDS_SOURCE_NAMES(operand_list)},                                                        \
-   static_cast<TmpRole>(PTO_OPERANDS_TMP(operand_list)),                                             \
-   AttrKind::k##Attr,                                                                            \
-   AttrValueCount(AttrKind::k##Attr),                                                            \
-   PTO_TRAIT_BITS Traits | PTO_OPERANDS_TRAITS(operand_list),                                        \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, operand_list, Attr, host, a2a3, a5, summary, \
+                      Traits, Group)                                                            \
+  {OpId::k##Camel,                                                                              \
+   Family::k##Fam,                                                                              \
+   #mnemonic,                                                                                   \
+   "pto_" #mnemonic,                                                                            \
+   summary,                                                                                     \
+   PTO_OPERANDS_SOURCE_COUNT(operand_list),                                                     \
+   {PTO_OPERANDS_SOURCE_NAMES(operand_list)},                                                   \
+   static_cast<TmpRole>(PTO_OPERANDS_TMP(operand_list)),                                        \
+   AttrKind::k##Attr,                                                                           \
+   AttrValueCount(AttrKind::k##Attr),                                                           \
+   PTO_TRAIT_BITS Traits | PTO_OPERANDS_TRAITS(operand_list),                                   \
    TextRulesOf<PTO_TRAIT_BITS Traits>([](auto) { return &TextRules##Camel; }),                  \
-   Check##Camel,                                                                                 \
+   Check##Camel,                                                                                \
    RunOf<Run##Camel>(Family::k##Fam, OpId::k##Camel)},
 #include "operations.def"
 #undef PTO_OPERATION
@@ -172,6 +172,16 @@ const OpDescriptor* ScalarFirstForm(const OpDescriptor& op) {
 const OpDescriptor* SingleSourceForm(const OpDescriptor& op) {
   const OpDescriptor* form = SuffixedForm(op, "_single");
   return form != nullptr && form->source_count == 1 ? form : nullptr;
+}
+
+const OpDescriptor* FixpipeForm(const OpDescriptor& op) {
+  const OpDescriptor* form = SuffixedForm(op, "_fp");
+  return form != nullptr && HasTrait(*form, PTO_TRAIT_Fixpipe) ? form : nullptr;
+}
+
+const OpDescriptor* CompareForm(const OpDescriptor& op) {
+  const OpDescriptor* form = SuffixedForm(op, "_cmp");
+  return form != nullptr && form->attr == AttrKind::kCmpOffset ? form : nullptr;
 }
 
 const OpDescriptor* MaskPatternForm(const OpDescriptor& op) {
@@ -414,13 +424,13 @@ using pto::ops::Operands;
 
 extern "C" {
 
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, operand_list, Attr, ...)                          \
-  pto_status pto_##mnemonic(pto_tile* dst PTO_ATTRIBUTE_##Attr(PTO_ATTR_LEAD)                    \
-                                PTO_OPERANDS_PARAMS(operand_list)                                    \
-                                    PTO_ATTRIBUTE_##Attr(PTO_ATTR_TRAIL)) {                      \
-    Operands o{dst, nullptr, nullptr, nullptr, 0};                                               \
-    PTO_OPERANDS_STORE(operand_list) PTO_ATTRIBUTE_##Attr(PTO_ATTR_STORE) return Call<               \
-        pto::ops::OpId::k##Camel>(o);                                                            \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, operand_list, Attr, ...)            \
+  pto_status pto_##mnemonic(pto_tile* dst PTO_ATTRIBUTE_##Attr(PTO_ATTR_LEAD)          \
+                                PTO_OPERANDS_PARAMS(operand_list)                      \
+                                    PTO_ATTRIBUTE_##Attr(PTO_ATTR_TRAIL)) {            \
+    Operands o{dst, nullptr, nullptr, nullptr, 0};                                     \
+    PTO_OPERANDS_STORE(operand_list) PTO_ATTRIBUTE_##Attr(PTO_ATTR_STORE) return Call< \
+        pto::ops::OpId::k##Camel>(o);                                                  \
   }
 #include "operations.def"
 #undef PTO_OPERATION

@@ -79,14 +79,14 @@ enum {
 const op_info *op_row(op_id op) {
     static const op_info rows[] = {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, operand_list, Attr, host, a2a3, a5, summary, \
-                      Traits, Group)                                                             \
-        {PTO_TEST_FAMILY_##Fam,                                                                  \
-         PTO_OPERANDS_SOURCE_COUNT(operand_list),                                                \
-         {PTO_OPERANDS_SOURCE_NAMES(operand_list) NULL},                                         \
-         (op_tmp_role)PTO_OPERANDS_TMP(operand_list),                                            \
-         OP_ATTR_##Attr,                                                                         \
-         PTO_ATTRIBUTE_##Attr(PTO_TEST_ATTR_LEADS) != 0,                                         \
-         PTO_TRAIT_BITS Traits | PTO_OPERANDS_TRAITS(operand_list),                              \
+                      Traits, Group)                                                            \
+        {PTO_TEST_FAMILY_##Fam,                                                                 \
+         PTO_OPERANDS_SOURCE_COUNT(operand_list),                                               \
+         {PTO_OPERANDS_SOURCE_NAMES(operand_list) NULL},                                        \
+         (op_tmp_role)PTO_OPERANDS_TMP(operand_list),                                           \
+         OP_ATTR_##Attr,                                                                        \
+         PTO_ATTRIBUTE_##Attr(PTO_TEST_ATTR_LEADS) != 0,                                        \
+         PTO_TRAIT_BITS Traits | PTO_OPERANDS_TRAITS(operand_list),                             \
          {PTO_TEST_MASK host, PTO_TEST_MASK a2a3, PTO_TEST_MASK a5},                            \
          {#host, #a2a3, #a5}},
 #include "../../src/operations.def"
@@ -114,10 +114,10 @@ pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *sr
                    pto_tile *src1, pto_tile *tmp) {
     (void)src0, (void)src1, (void)tmp, (void)algo;
     switch (op) {
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, operand_list, Attr, ...)                     \
-    case OP_##UPPER:                                                                                \
-        return pto_##mnemonic(dst PTO_ATTRIBUTE_##Attr(PTO_TEST_ATTR_LEAD)                          \
-                                  PTO_OPERANDS_EACH(PTO_TEST_OPERAND, operand_list)                 \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, operand_list, Attr, ...)         \
+    case OP_##UPPER:                                                                \
+        return pto_##mnemonic(dst PTO_ATTRIBUTE_##Attr(PTO_TEST_ATTR_LEAD)          \
+                                  PTO_OPERANDS_EACH(PTO_TEST_OPERAND, operand_list) \
                                       PTO_ATTRIBUTE_##Attr(PTO_TEST_ATTR_TRAIL));
 #include "../../src/operations.def"
 #undef PTO_OPERATION
