@@ -126,7 +126,6 @@ enum class OpDtypes {
   kPowHighPrecision,  // tpow with PTO_POW_HIGH_PRECISION
   kPreluTmp,          // tprelu's tmp, where a profile uses it
   kFloatCopy,         // pto_tile_write_f32 / pto_tile_read_f32
-  kTsel,              // pto_tsel's dst and sources (tcmp, tcmps, tsels are rows)
   kCompareMask,       // the compares' dst and the selects' mask
   kGatherIndices,     // tgather's indices
   kScatterIndices,    // tscatter's indices
@@ -154,7 +153,7 @@ struct OpDtypeRule {
 namespace def_dtypes {
 #define PTO_DTYPE_LIST(...) DtypesOf({__VA_ARGS__})
 inline constexpr OpDtypeRule kOpDtypeRules[] = {
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Family, n, names, Tmp, Attr, host, a2a3, a5, ...) \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Family, operand_list, Attr, host, a2a3, a5, ...) \
   {OpDtypes::k##Camel, {PTO_DTYPE_LIST host, PTO_DTYPE_LIST a2a3, PTO_DTYPE_LIST a5}, ""},
 #include "operations.def"
 #undef PTO_OPERATION
@@ -168,13 +167,6 @@ inline constexpr OpDtypeRule kOpDtypeRules[] = {
     {OpDtypes::kPreluTmp, {kAllDtypes, PTO_DTYPE_LIST(UINT8), kAllDtypes}, ""},
     // whole-tile float copies (no profile restricts them)
     {OpDtypes::kFloatCopy, {kFloatDtypes, kFloatDtypes, kFloatDtypes}, ""},
-    // tsel (src/ops/compare.cc), the page's lists in their order
-    {OpDtypes::kTsel,
-     {PTO_DTYPE_LIST(ALL, INT64, UINT64),
-      PTO_DTYPE_LIST(INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32),
-      PTO_DTYPE_LIST(INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64, FLOAT16, BFLOAT16,
-                     FLOAT32)},
-     ""},
     {OpDtypes::kCompareMask,
      {PTO_DTYPE_LIST(UINT8), PTO_DTYPE_LIST(UINT8), PTO_DTYPE_LIST(UINT8)}, ""},
     // tgather's index tile: A2A3 b32, A5 b16 or b32 (the page), HOST their union

@@ -19,7 +19,14 @@
 #define PTO_TRAIT_IndexDst (1u << 11)
 #define PTO_TRAIT_ReadsDst (1u << 12)
 #define PTO_TRAIT_ScalarBetween (1u << 13)
+/* Set by a Dst1 operand of the Operands column, never written in Traits. */
 #define PTO_TRAIT_SecondDst (1u << 14)
+#define PTO_TRAIT_Gemv (1u << 15)
+#define PTO_TRAIT_Fixpipe (1u << 16)
+#define PTO_TRAIT_WritesPart (1u << 17)
+#define PTO_TRAIT_CubeMove (1u << 18)
+#define PTO_TRAIT_PadsMat (1u << 19)
+#define PTO_TRAIT_NoText (1u << 20)
 
 /* The OR of one to four flags named without their prefix. */
 #define PTO_TRAIT_BITS(...) \

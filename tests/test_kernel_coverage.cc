@@ -360,8 +360,8 @@ pto_status RunSelect(Cell& c) {  // every mask bit set: src0 (1) everywhere
   Fill(src0.get(), 1);
   Fill(src1.get(), 2);
   // A2A3's tmp: UINT32 mask words for tsel, dst's dtype for tsels.
-  Tile tmp = NewTile(c.op == OpDtypes::kTsel ? PTO_UINT32 : c.dtype, 1, 16);
-  return c.op == OpDtypes::kTsel
+  Tile tmp = NewTile(c.op == OpDtypes::kTSel ? PTO_UINT32 : c.dtype, 1, 16);
+  return c.op == OpDtypes::kTSel
              ? pto_tsel(c.dst.get(), mask.get(), src0.get(), src1.get(), tmp.get())
              : pto_tsels(c.dst.get(), mask.get(), src0.get(), tmp.get(), 2);
 }
@@ -442,7 +442,7 @@ const SpecialRun kSpecialRuns[] = {
     {OpDtypes::kTCmp, RunCompare},
     {OpDtypes::kTCmps, RunCompare},
     {OpDtypes::kCompareMask, RunCompare},
-    {OpDtypes::kTsel, RunSelect},
+    {OpDtypes::kTSel, RunSelect},
     {OpDtypes::kTSels, RunSelect},
     {OpDtypes::kFloatCopy, RunFloatCopy},
     {OpDtypes::kTQuant, RunQuant},

@@ -28,7 +28,7 @@ description of an operation; this program turns the rows into
                every row outside the Special family (pto_bench.cc's
                AllCases loops over them) and the Special rows AllCases names
 
-from the C signature each row implies:
+from the C signature each row implies (its Operands, then its Attr):
   pto_status pto_<mnemonic>(pto_tile *dst, const pto_tile *<src0>
       [, const pto_tile *<src1>][, pto_tile *tmp][, <attribute argument>])
 
@@ -197,7 +197,30 @@ def parse_attributes(path=ATTRIBUTES_DEF):
     return kinds
 
 
-TMP_ROLES = ("None", "Optional", "Required")
+# The roles of operations.def's Operands column (src/operation_operands.h):
+# the tile after the sources, by role, as the Tmp it stands for.
+AFTER_SOURCES = {"Tmp": "Required", "OptionalTmp": "Optional", "Dst1": "Required"}
+
+
+def parse_operands(text, fail):
+    """A row's Operands list: (source names, Tmp role, Dst1's name or '').
+    Dst(dst) first, then the sources, then at most one Tmp, OptionalTmp or
+    Dst1 (the order of the C function)."""
+    items = re.findall(r"(\w+)\((\w+)\)", text)
+    if not re.fullmatch(r"\(\s*\w+\(\w+\)(\s*,\s*\w+\(\w+\))*\s*\)", text):
+        fail(f"Operands {text!r} are not a parenthesised list of Role(name)")
+    if items[0] != ("Dst", "dst"):
+        fail(f"Operands {text!r} do not start with Dst(dst)")
+    roles = [role for role, _ in items[1:]]
+    sources = [name for role, name in items[1:] if role == "Src"]
+    after = roles[len(sources):]
+    if roles[:len(sources)] != ["Src"] * len(sources) or len(sources) > 5 or len(after) > 1 or \
+            any(role not in AFTER_SOURCES for role in after):
+        fail(f"Operands {text!r}: after Dst(dst), up to five Src then at most one of "
+             f"{', '.join(AFTER_SOURCES)}")
+    tmp = AFTER_SOURCES[after[0]] if after else "None"
+    second = items[-1][1] if after == ["Dst1"] else ""
+    return sources, tmp, second
 PROFILES = ("HOST", "A2A3", "A5")
 
 
@@ -278,9 +301,6 @@ class HandBound:
 
 
 HAND_BOUND = [
-    HandBound("tsel", "compare_select", "dst, mask, src0, src1, tmp",
-              "src0 where the mask bit is set, else src1, bit for bit", "all 9, int64, uint64",
-              "three sources"),
     HandBound("trandom", "fill", "dst, key0, key1, counter0, counter1, counter2, counter3, rounds",
               "Philox-4x32 random words from the key and the 128-bit counter, in A5's order, bit for bit",
               "int32, uint32", "key and counter words", "2 / 0 / 2"),
@@ -319,10 +339,6 @@ HAND_BOUND = [
               "HiFloat4: E1M2 codes with a 32-bit three-level metadata word per group of 64 of a "
               "BFLOAT16 row, as pto-isa's A6 golden computes them, bit for bit (HOST)",
               "float4_e1m2x2", "exp, max and scaling besides dst", "1 / 0 / 0", text="-"),
-    HandBound("tmatmul_mx_hif4", "matrix_multiply", "dst, a, a_scale, b, b_scale",
-              "dst = a b on HiFloat4 operands (E1M2 codes, a metadata word per 64 values of K), "
-              "tmatmul's float32 chains (HOST)", "float32", "HiFloat4 metadata words as scales",
-              "1 / 0 / 0", text="-"),
     HandBound("set_quant_scalar", "fixpipe", "scale, dtype",
               "the thread's scalar quantisation parameter of the fixpipe's conversions (fp NULL)",
               "float32 scale", "no tile operand", "0 / 0 / 0"),
@@ -361,7 +377,8 @@ class Operation:
     mnemonic: str
     family: str
     sources: list
-    tmp: str
+    tmp: str      # None, Optional or Required: the tile after the sources
+    second: str   # the name of a Dst1 operand (a second destination in tmp's place), else ''
     attrs: list  # the Attr of each argument after the tiles (none, one or two)
     dtypes: dict  # profile -> list of dtype names
     summary: str
@@ -379,14 +396,10 @@ class Operation:
 
     @property
     def tmp_name(self):
-        """The Tmp column's tile: tmp, or dst_idx, dst1 or cdst where it is a
-        second destination (SecondDst: tpartargmax's indices, tinterleave's
-        second half, tgather_cmp's counts)."""
-        if "SecondDst" not in self.traits:
-            return "tmp"
-        if "k_value" in self.sources:
-            return "cdst"  # tgather_cmp's count per row
-        return "dst_idx" if "src0_idx" in self.sources else "dst1"
+        """The tile after the sources: tmp, or a Dst1 operand's name where it
+        is a second destination (tpartargmax's dst_idx, tinterleave's dst1,
+        tgather_cmp's cdst)."""
+        return self.second or "tmp"
 
     def c_arguments(self):
         return self.arrange(self.tiles, [a.c_name for a in self.attrs])
@@ -414,10 +427,10 @@ class Operation:
         # an IndexDst row's its source's (dst holds indices into it).
         subject = self.sources[0] if "MaskDst" in self.traits or "IndexDst" in self.traits else "dst"
         lines.append(f"{subject}'s dtypes: " + "; ".join(f"{p} {dtypes(self.dtypes[p])}" for p in PROFILES) + ".")
-        if "SecondDst" in self.traits and self.tmp_name == "cdst":
+        if self.second == "cdst":
             lines.append(f"{code('cdst')} is the second destination, each row's count in its first "
                          "column.")
-        elif "SecondDst" in self.traits:
+        elif self.second:
             lines.append(f"{code(self.tmp_name)} is the second destination, written over dst's valid "
                          "region as dst is.")
         elif self.tmp == "Required":
@@ -476,9 +489,9 @@ def parse(path):
 
         def fail(why):
             raise SystemExit(f"{path}:{line}: {why}")
-        if len(args) != 14:
-            fail(f"PTO_OPERATION has 14 arguments, not {len(args)}")
-        camel, upper, mnemonic, family, sources, names, tmp, attr, host, a2a3, a5, summary, traits, group = args
+        if len(args) != 12:
+            fail(f"PTO_OPERATION has 12 arguments, not {len(args)}")
+        camel, upper, mnemonic, family, operands, attr, host, a2a3, a5, summary, traits, group = args
         if not re.fullmatch(r"[a-z][a-z0-9]*(_[a-z0-9]+)*", mnemonic):
             fail(f"mnemonic {mnemonic!r} is not lower-case words of letters and digits")
         if not re.fullmatch(r"[A-Z]\w*", family):  # the bindings do not depend on it
@@ -487,13 +500,7 @@ def parse(path):
             fail(f"Family {family!r} is none of {', '.join(FAMILIES)}")
         if group not in GROUP:
             fail(f"Group {group!r} has no entry in tools/gen-operations.py's GROUPS")
-        if not re.fullmatch(r"\(\s*(\w+(\s*,\s*\w+)*)?\s*\)", names):
-            fail(f"source names {names!r} are not a parenthesised list")
-        source_names = [n.strip() for n in names[1:-1].split(",") if n.strip()]
-        if sources not in ("0", "1", "2", "3", "4", "5") or int(sources) != len(source_names):
-            fail(f"sources {sources} with names {names}")
-        if tmp not in TMP_ROLES:
-            fail(f"Tmp {tmp!r} is none of {', '.join(TMP_ROLES)}")
+        source_names, tmp, second = parse_operands(operands, fail)
         if attr not in attributes:
             fail(f"Attr {attr!r} has no row in src/attributes.def")
         if not re.fullmatch(r"\(\s*\w+(\s*,\s*\w+)*\s*\)", traits):
@@ -508,7 +515,7 @@ def parse(path):
             fail("summary is not a string literal")
         summary = re.sub(r"\\(.)", r"\1", "".join(literals)).rstrip(".")
         ops.append(Operation(camel, upper, mnemonic, family, source_names,
-                             tmp, attributes[attr], dtypes, summary,
+                             tmp, second, attributes[attr], dtypes, summary,
                              [t.strip() for t in traits[1:-1].split(",") if t.strip() != "None"], group))
     if not ops:
         raise SystemExit(f"{path}: no PTO_OPERATION rows")

@@ -125,8 +125,11 @@ def statuses(problems):
         op = ops.get(name)
         if op is not None:
             kind = "row" if op.family == "Special" else f"row ({op.family} family)"
-            tests = test_files([op.cname + "(", "pto." + op.mnemonic, "OP_" + op.upper])
-            rows.append((name, "implemented", op.cname, "pto." + op.mnemonic,
+            text = "" if "NoText" in op.traits else "pto." + op.mnemonic
+            if not text:
+                kind += "; no text form (PTOAS has none)"
+            tests = test_files([op.cname + "(", "OP_" + op.upper] + ([text] if text else []))
+            rows.append((name, "implemented", op.cname, text,
                          dtype_counts(op), kind, len(tests) if op.family == "Special" else
                          f"family loops + {len(tests)}"))
         elif name in hand:

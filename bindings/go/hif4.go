@@ -20,20 +20,3 @@ func TQuantHif4(dst, src, exp, max, scaling *Tile) error {
 	keepAlive(tiles)
 	return err
 }
-
-// TMatmulMXHif4 is TMATMUL_MX_HIF4 (pto_tmatmul_mx_hif4): dst (Float32) =
-// a b on HiFloat4 operands, a (M x K) and b (K x N) Float4E1M2X2 codes with
-// Uint32 metadata words per 64 values of K (aScale M x ceil(K/64), bScale
-// ceil(K/64) x N, as TQuantHif4 writes them), in tmatmul's float32 chains.
-// Under ProfileHost only. Written here, not generated: no text form.
-func TMatmulMXHif4(dst, a, aScale, b, bScale *Tile) error {
-	var hs [5]uintptr
-	tiles := []*Tile{dst, a, aScale, b, bScale}
-	names := []string{"dst", "a", "a_scale", "b", "b_scale"}
-	if err := resolve("pto.TMatmulMXHif4", names, tiles, hs[:]); err != nil {
-		return err
-	}
-	err := check(ptoc.Pto_tmatmul_mx_hif4(hs[0], hs[1], hs[2], hs[3], hs[4]))
-	keepAlive(tiles)
-	return err
-}

@@ -877,6 +877,27 @@ func TCmps(dst *Tile, src *Tile, scalar float64, mode CmpMode) error {
 	return err
 }
 
+var tselOperands = []string{"dst", "mask", "src0", "src1", "tmp"}
+
+// TSel is TSEL (pto_tsel): src0 where the mask bit is set, else src1, bit
+// for bit.
+//
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT16, UINT16, INT32, UINT32,
+// FLOAT16, BFLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32,
+// INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+func TSel(dst *Tile, mask *Tile, src0 *Tile, src1 *Tile, tmp *Tile) error {
+	var hs [5]uintptr
+	tiles := []*Tile{dst, mask, src0, src1, tmp}
+	if err := resolve("pto.TSel", tselOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tsel(hs[0], hs[1], hs[2], hs[3], hs[4]))
+	keepAlive(tiles)
+	return err
+}
+
 var tselsOperands = []string{"dst", "mask", "src", "tmp"}
 
 // TSels is TSELS (pto_tsels): src where the mask bit is set, else the
@@ -2357,6 +2378,24 @@ func TGemvMxBias(dst *Tile, a *Tile, a_scale *Tile, b *Tile, b_scale *Tile, bias
 		return err
 	}
 	err := check(ptoc.Pto_tgemv_mx_bias(hs[0], hs[1], hs[2], hs[3], hs[4], hs[5]))
+	keepAlive(tiles)
+	return err
+}
+
+var tmatmul_mx_hif4Operands = []string{"dst", "a", "a_scale", "b", "b_scale"}
+
+// TMatmulMXHif4 is TMATMUL_MX_HIF4 (pto_tmatmul_mx_hif4): dst = a b on
+// HiFloat4 operands (E1M2 codes, a metadata word per 64 values of K),
+// tmatmul's float32 chains (HOST).
+//
+// dst's dtypes: HOST FLOAT32; A2A3 none; A5 none.
+func TMatmulMXHif4(dst *Tile, a *Tile, a_scale *Tile, b *Tile, b_scale *Tile) error {
+	var hs [5]uintptr
+	tiles := []*Tile{dst, a, a_scale, b, b_scale}
+	if err := resolve("pto.TMatmulMXHif4", tmatmul_mx_hif4Operands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmatmul_mx_hif4(hs[0], hs[1], hs[2], hs[3], hs[4]))
 	keepAlive(tiles)
 	return err
 }

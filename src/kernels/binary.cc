@@ -275,7 +275,7 @@ void ScalarContiguous(pto_dtype dtype, size_t n, void* dst, const void* a, doubl
 #define PTO_BINARY_IMPL_Binary(Camel, host) PTO_FAMILY_IMPL(Camel, Camel##Op, host)
 #define PTO_BINARY_IMPL_Unary(Camel, host) \
   PTO_FAMILY_IMPL(Camel, FirstOperandOnly<Camel##Op>, host)
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, names, Tmp, Attr, host, ...) \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, operand_list, Attr, host, ...) \
   PTO_BINARY_IMPL_##Fam(Camel, host)
 #include "../operations.def"
 #undef PTO_OPERATION

@@ -375,7 +375,7 @@ void BroadcastImpl(pto_dtype dtype, size_t rows, size_t cols, const kernels::Pla
 #define PTO_BROADCAST_IMPL_ColReduce(Camel, host)
 #define PTO_BROADCAST_IMPL_RowExpand(Camel, host) PTO_BROADCAST_IMPL(Camel, host, true)
 #define PTO_BROADCAST_IMPL_ColExpand(Camel, host) PTO_BROADCAST_IMPL(Camel, host, false)
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, names, Tmp, Attr, host, ...) \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, operand_list, Attr, host, ...) \
   PTO_BROADCAST_IMPL_##Fam(Camel, host)
 #include "../operations.def"
 #undef PTO_OPERATION

@@ -1,7 +1,7 @@
 // The compare and select instructions (TCMP, TCMPS, TSEL, TSELS): every rule
 // of pto_c.h in its order under the calling thread's profile, then the
-// kernels of kernels/compare.cc; tcmp, tcmps and tsels as rows of
-// operations.def (their checks and runs), tsel's C function here. A mask is
+// kernels of kernels/compare.cc; the four are rows of operations.def (their
+// checks and runs here, their C functions table.cc's). A mask is
 // a UINT8 tile of ceil(C / 8) bytes per row for C compared columns.
 #include "ops/common.h"
 
@@ -121,7 +121,7 @@ pto_status CheckTselRules(pto_tile* dst, const pto_tile* mask, const pto_tile* s
   const bool a2a3 = profile == PTO_PROFILE_A2A3;
   if (a2a3) v.NotNull("tmp", tmp);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTsel, profile, "dst", dst);
+  v.DtypeAccepted(OpDtypes::kTSel, profile, "dst", dst);
   v.DtypeAccepted(OpDtypes::kCompareMask, profile, "mask", mask);
   v.SameDtype("src0", src0, "dst", dst).SameDtype("src1", src1, "dst", dst);
   if (a2a3) {
@@ -173,7 +173,7 @@ pto_status CheckTSelsOperands(pto_tile* dst, const pto_tile* mask, const pto_til
 }  // namespace pto
 
 // The rows of operations.def (table.cc defines their C functions): the
-// operands as the table passes them (tsels: src0 the mask, src1 the source).
+// operands as the table passes them (tsel, tsels: src0 the mask).
 namespace pto {
 namespace ops {
 
@@ -220,15 +220,16 @@ pto_status CheckTSels(const Operands& o, pto_profile profile) {
   return CheckTSelsOperands(o.dst, o.src0, o.src1, o.tmp, o.scalar, profile);
 }
 
-pto_status CheckTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0,
-                     const pto_tile* src1, const pto_tile* tmp, pto_profile profile) {
-  return CheckTselRules(dst, mask, src0, src1, tmp, profile);
+// tsel: src0 the mask, src1 and src2 the selected sources.
+pto_status CheckTSel(const Operands& o, pto_profile profile) {
+  return CheckTselRules(o.dst, o.src0, o.src1, o.src2, o.tmp, profile);
 }
 
-void RunTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0, const pto_tile* src1) {
+void RunTSel(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
   if (ops::IsEmptyRegion(dst)) return;
-  kernels::Select(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(mask),
-                  ConstPlaneOf(src0), ConstPlaneOf(src1));
+  kernels::Select(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0),
+                  ConstPlaneOf(o.src1), ConstPlaneOf(o.src2));
 }
 
 void RunTSels(const Operands& o, pto_profile) {
@@ -241,16 +242,3 @@ void RunTSels(const Operands& o, pto_profile) {
 
 }  // namespace ops
 }  // namespace pto
-
-extern "C" {
-
-// tsel takes three sources, which a row of the table does not have.
-pto_status pto_tsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0,
-                    const pto_tile* src1, pto_tile* tmp) {
-  const pto_status status =
-      pto::ops::CheckTsel(dst, mask, src0, src1, tmp, pto::CurrentProfile());
-  if (status == PTO_OK) pto::ops::RunTsel(dst, mask, src0, src1);
-  return status;
-}
-
-}  // extern "C"

@@ -1,7 +1,7 @@
 // The MX matrix multiplies TMATMUL_MX, TMATMUL_MX_ACC, TGEMV_MX, TGEMV_MX_ACC
 // and their bias forms (FLOAT8/FLOAT4 operands, e8m0 scale tiles in
-// PTO_LOC_SCALING), and TMATMUL_MX_HIF4 (HiFloat4, pto_tmatmul_mx_hif4, not
-// a row): their rules and runs (the kernels are kernels/matmul.cc's
+// PTO_LOC_SCALING), and TMATMUL_MX_HIF4 (HiFloat4, HOST only, no text
+// form): their rules and runs (the kernels are kernels/matmul.cc's
 // MatmulMx and MatmulMxHif4). Operands in a fractal layout are staged
 // row-major first, as matmul.cc stages the plain rows'.
 #include <string.h>
@@ -229,7 +229,7 @@ pto_status CheckTGemvMxBias(const Operands& o, pto_profile profile) {
   return CheckMatmulMx(o, profile, "pto_tgemv_mx_bias", Shape::kGemv, Seed::kBias);
 }
 void RunTGemvMxBias(const Operands& o, pto_profile) { RunMatmulMx(o, Seed::kBias); }
-// ---- TMATMUL_MX_HIF4 (pto_tmatmul_mx_hif4, not a row) ----------------------
+// ---- TMATMUL_MX_HIF4 (pto_tmatmul_mx_hif4) ----------------------------------
 
 namespace {
 
@@ -288,7 +288,7 @@ void CheckHif4Shapes(Validator& v, const Operands& o) {
 
 }  // namespace
 
-pto_status CheckTMatmulMxHif4(const Operands& o, pto_profile profile) {
+pto_status CheckTMatmulMXHif4(const Operands& o, pto_profile profile) {
   static const char* const kFunction = "pto_tmatmul_mx_hif4";
   Validator v(kFunction);
   v.NotNull("dst", o.dst).NotNull("a", o.src0).NotNull("a_scale", o.src1).NotNull("b", o.src2)
@@ -302,24 +302,9 @@ pto_status CheckTMatmulMxHif4(const Operands& o, pto_profile profile) {
                 StagingBytesMx(o));
   return v.status();
 }
-void RunTMatmulMxHif4(const Operands& o) { RunMatmulMx(o, Seed::kZero, true); }
+// (In tmatmul's float32 chains, each step a fused multiply-add rounded
+// once: the table runs it under IEEE defaults, dst being FLOAT32.)
+void RunTMatmulMXHif4(const Operands& o, pto_profile) { RunMatmulMx(o, Seed::kZero, true); }
 
 }  // namespace ops
 }  // namespace pto
-
-extern "C" {
-
-pto_status pto_tmatmul_mx_hif4(pto_tile* dst, const pto_tile* a, const pto_tile* a_scale,
-                               const pto_tile* b, const pto_tile* b_scale) {
-  pto::ops::Operands o{dst, a, a_scale, nullptr, 0};
-  o.src2 = b;
-  o.src3 = b_scale;
-  const pto_status status = pto::ops::CheckTMatmulMxHif4(o, pto::CurrentProfile());
-  if (status != PTO_OK) return status;
-  // tmatmul's float32 chains: each step a fused multiply-add rounded once.
-  const pto::FloatEnvironmentGuard float_env(true);
-  pto::ops::RunTMatmulMxHif4(o);
-  return PTO_OK;
-}
-
-}  // extern "C"

@@ -263,6 +263,14 @@ const OpDescriptor* SingleSourceForm(const OpDescriptor& op);
 // maskPattern attribute (tgather_mask for tgather); NULL if none.
 const OpDescriptor* MaskPatternForm(const OpDescriptor& op);
 
+// The Fixpipe row whose text is `op`'s with an fp operand (tmov_fp for
+// tmov, textract_fp for textract); NULL if none.
+const OpDescriptor* FixpipeForm(const OpDescriptor& op);
+
+// The CmpOffset row whose text is `op`'s with a scalar threshold
+// (tgather_cmp for tgather); NULL if none.
+const OpDescriptor* CompareForm(const OpDescriptor& op);
+
 // Whether the valid regions of dst and of sources with dst's valid region
 // are each valid_rows * valid_cols consecutive elements from the tile's
 // data: every tile's rows are exactly its valid columns. The elementwise
@@ -285,11 +293,6 @@ using ContiguousKernel = void (*)(pto_dtype dtype, size_t n, void* dst, const vo
                                   const void* b);
 ContiguousKernel ContiguousKernelOf(const OpDescriptor& op);
 
-// tsel's rules and run (three sources: not a row; pto_tsel and programs call
-// these; compare.cc).
-pto_status CheckTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0,
-                     const pto_tile* src1, const pto_tile* tmp, pto_profile profile);
-void RunTsel(pto_tile* dst, const pto_tile* mask, const pto_tile* src0, const pto_tile* src1);
 // The bytes of a mask row for `cols` compared columns: ceil(cols / 8).
 inline uint32_t MaskBytes(uint32_t cols) { return cols / 8 + (cols % 8 != 0); }
 
@@ -340,10 +343,6 @@ struct Hif4Quant {
 };
 pto_status CheckTQuantHif4(const Hif4Quant& q, pto_profile profile);
 void RunTQuantHif4(const Hif4Quant& q);
-// pto_tmatmul_mx_hif4 (TMATMUL_MX_HIF4, not a row: no text form): Operands
-// src0 a, src1 a_scale, src2 b, src3 b_scale (matmul.cc).
-pto_status CheckTMatmulMxHif4(const Operands& o, pto_profile profile);
-void RunTMatmulMxHif4(const Operands& o);
 // pto_mgather and pto_mscatter (MGATHER, MSCATTER; not rows: a table in
 // memory): every rule, the indices' values included, then the copy
 // (global_gather.cc). Programs call them with a view's global memory.

@@ -11,6 +11,7 @@
 
 #include "dtype_rules.h"
 #include "float_env.h"
+#include "operation_operands.h"
 #include "overlap.h"
 #include "profile.h"
 #include "pto_c.h"
@@ -34,12 +35,6 @@ constexpr TextRules TextRulesOf(Get get) {
 }
 
 // The table, row by row from operations.def.
-#define PTO_SOURCE_NAMES_0() {nullptr, nullptr, nullptr, nullptr, nullptr}
-#define PTO_SOURCE_NAMES_1(s0) {#s0, nullptr, nullptr, nullptr, nullptr}
-#define PTO_SOURCE_NAMES_2(s0, s1) {#s0, #s1, nullptr, nullptr, nullptr}
-#define PTO_SOURCE_NAMES_3(s0, s1, s2) {#s0, #s1, #s2, nullptr, nullptr}
-#define PTO_SOURCE_NAMES_4(s0, s1, s2, s3) {#s0, #s1, #s2, #s3, nullptr}
-#define PTO_SOURCE_NAMES_5(s0, s1, s2, s3, s4) {#s0, #s1, #s2, #s3, #s4}
 namespace {
 
 // The instructions whose dst row i reads only row i of each source (the
@@ -107,31 +102,25 @@ bool SharesRowsWithDst(const Operands& o) {
 }
 
 constexpr OpDescriptor kOps[kOpCount] = {
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, names, Tmp, Attr, host, a2a3, a5, summary, \
-                      Traits, Group)                                                             \
-  {OpId::k##Camel,                                                                               \
-   Family::k##Fam,                                                                               \
-   #mnemonic,                                                                                    \
-   "pto_" #mnemonic,                                                                             \
-   summary,                                                                                      \
-   n,                                                                                            \
-   PTO_SOURCE_NAMES_##n names,                                                                   \
-   TmpRole::k##Tmp,                                                                              \
-   AttrKind::k##Attr,                                                                            \
-   AttrValueCount(AttrKind::k##Attr),                                                            \
-   PTO_TRAIT_BITS Traits,                                                                        \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, operand_list, Attr, host, a2a3, a5, summary, \
+                      Traits, Group)                                                            \
+  {OpId::k##Camel,                                                                              \
+   Family::k##Fam,                                                                              \
+   #mnemonic,                                                                                   \
+   "pto_" #mnemonic,                                                                            \
+   summary,                                                                                     \
+   PTO_OPERANDS_SOURCE_COUNT(operand_list),                                                     \
+   {PTO_OPERANDS_SOURCE_NAMES(operand_list)},                                                   \
+   static_cast<TmpRole>(PTO_OPERANDS_TMP(operand_list)),                                        \
+   AttrKind::k##Attr,                                                                           \
+   AttrValueCount(AttrKind::k##Attr),                                                           \
+   PTO_TRAIT_BITS Traits | PTO_OPERANDS_TRAITS(operand_list),                                   \
    TextRulesOf<PTO_TRAIT_BITS Traits>([](auto) { return &TextRules##Camel; }),                  \
-   Check##Camel,                                                                                 \
+   Check##Camel,                                                                                \
    RunOf<Run##Camel>(Family::k##Fam, OpId::k##Camel)},
 #include "operations.def"
 #undef PTO_OPERATION
 };
-#undef PTO_SOURCE_NAMES_0
-#undef PTO_SOURCE_NAMES_1
-#undef PTO_SOURCE_NAMES_2
-#undef PTO_SOURCE_NAMES_3
-#undef PTO_SOURCE_NAMES_4
-#undef PTO_SOURCE_NAMES_5
 
 // The table is indexed by OpId: row i must describe operation i, under the
 // mnemonic operations.def gives it.
@@ -183,6 +172,16 @@ const OpDescriptor* ScalarFirstForm(const OpDescriptor& op) {
 const OpDescriptor* SingleSourceForm(const OpDescriptor& op) {
   const OpDescriptor* form = SuffixedForm(op, "_single");
   return form != nullptr && form->source_count == 1 ? form : nullptr;
+}
+
+const OpDescriptor* FixpipeForm(const OpDescriptor& op) {
+  const OpDescriptor* form = SuffixedForm(op, "_fp");
+  return form != nullptr && HasTrait(*form, PTO_TRAIT_Fixpipe) ? form : nullptr;
+}
+
+const OpDescriptor* CompareForm(const OpDescriptor& op) {
+  const OpDescriptor* form = SuffixedForm(op, "_cmp");
+  return form != nullptr && form->attr == AttrKind::kCmpOffset ? form : nullptr;
 }
 
 const OpDescriptor* MaskPatternForm(const OpDescriptor& op) {
@@ -393,31 +392,10 @@ using pto::ops::Call;
 using pto::ops::Operands;
 
 // The C functions, their parameters from each row's roles: dst, the
-// sources, tmp where the row has one, the attribute's arguments (its
-// attributes.def row: before the sources where it leads).
-#define PTO_SOURCE_PARAMS_0()
-#define PTO_SOURCE_PARAMS_1(s0) , const pto_tile* s0
-#define PTO_SOURCE_PARAMS_2(s0, s1) , const pto_tile *s0, const pto_tile *s1
-#define PTO_SOURCE_PARAMS_3(s0, s1, s2) , const pto_tile *s0, const pto_tile *s1, const pto_tile *s2
-#define PTO_SOURCE_PARAMS_4(s0, s1, s2, s3) \
-  , const pto_tile *s0, const pto_tile *s1, const pto_tile *s2, const pto_tile *s3
-#define PTO_SOURCE_STORE_0()
-#define PTO_SOURCE_STORE_1(s0) o.src0 = s0;
-#define PTO_SOURCE_STORE_2(s0, s1) o.src0 = s0, o.src1 = s1;
-#define PTO_SOURCE_STORE_3(s0, s1, s2) o.src0 = s0, o.src1 = s1, o.src2 = s2;
-#define PTO_SOURCE_PARAMS_5(s0, s1, s2, s3, s4)                                         \
-  , const pto_tile *s0, const pto_tile *s1, const pto_tile *s2, const pto_tile *s3, \
-      const pto_tile *s4
-#define PTO_SOURCE_STORE_4(s0, s1, s2, s3) o.src0 = s0, o.src1 = s1, o.src2 = s2, o.src3 = s3;
-#define PTO_SOURCE_STORE_5(s0, s1, s2, s3, s4) \
-  o.src0 = s0, o.src1 = s1, o.src2 = s2, o.src3 = s3, o.src4 = s4;
-#define PTO_TMP_PARAM_None
-// (named apart from the sources: tgather_cmp has a source called tmp)
-#define PTO_TMP_PARAM_Optional , pto_tile* tmp_tile
-#define PTO_TMP_PARAM_Required , pto_tile* tmp_tile
-#define PTO_TMP_ARG_None nullptr
-#define PTO_TMP_ARG_Optional tmp_tile
-#define PTO_TMP_ARG_Required tmp_tile
+// sources, tmp where the row has one (its Operands list:
+// operation_operands.h), the attribute's arguments (its attributes.def row:
+// before the sources where it leads).
+
 // One attribute argument: its parameter, and its place in the Operands `o`
 // (`second`: true where it follows an argument of the same role).
 #define PTO_ARG_PARAM_None(type, name)
@@ -446,13 +424,13 @@ using pto::ops::Operands;
 
 extern "C" {
 
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, names, Tmp, Attr, ...)                      \
-  pto_status pto_##mnemonic(pto_tile* dst PTO_ATTRIBUTE_##Attr(PTO_ATTR_LEAD)                    \
-                                PTO_SOURCE_PARAMS_##n names PTO_TMP_PARAM_##Tmp                  \
-                                    PTO_ATTRIBUTE_##Attr(PTO_ATTR_TRAIL)) {                      \
-    Operands o{dst, nullptr, nullptr, PTO_TMP_ARG_##Tmp, 0};                                     \
-    PTO_SOURCE_STORE_##n names PTO_ATTRIBUTE_##Attr(PTO_ATTR_STORE) return Call<                 \
-        pto::ops::OpId::k##Camel>(o);                                                            \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, operand_list, Attr, ...)            \
+  pto_status pto_##mnemonic(pto_tile* dst PTO_ATTRIBUTE_##Attr(PTO_ATTR_LEAD)          \
+                                PTO_OPERANDS_PARAMS(operand_list)                      \
+                                    PTO_ATTRIBUTE_##Attr(PTO_ATTR_TRAIL)) {            \
+    Operands o{dst, nullptr, nullptr, nullptr, 0};                                     \
+    PTO_OPERANDS_STORE(operand_list) PTO_ATTRIBUTE_##Attr(PTO_ATTR_STORE) return Call< \
+        pto::ops::OpId::k##Camel>(o);                                                  \
   }
 #include "operations.def"
 #undef PTO_OPERATION

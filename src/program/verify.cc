@@ -389,7 +389,7 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
   pto_status status;
   if (in.code == Code::kTsel) {
     mask_view = MaskView(tiles[in.mask]);
-    status = ops::CheckTsel(dst, &mask_view, src0, src1, o.tmp, p->profile);
+    status = in.op->check(TselOperands(in, tiles, &mask_view), p->profile);
   } else if (in.code == Code::kQuantMx) {
     status = ops::CheckTQuantMx(MxQuantOf(in, tiles), p->profile);
   } else if (in.code == Code::kMrgSortLists) {

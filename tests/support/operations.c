@@ -65,12 +65,6 @@ enum {
 #define PTO_TEST_OR_(a, b, c, d, e, f, g, h, i, j, k, ...) (a | b | c | d | e | f | g | h | i | j | k)
 #define PTO_TEST_MASK(...) PTO_TEST_OR_(__VA_ARGS__, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
-#define PTO_TEST_SOURCE_NAMES_0() {NULL, NULL, NULL, NULL, NULL}
-#define PTO_TEST_SOURCE_NAMES_1(s0) {#s0, NULL, NULL, NULL, NULL}
-#define PTO_TEST_SOURCE_NAMES_2(s0, s1) {#s0, #s1, NULL, NULL, NULL}
-#define PTO_TEST_SOURCE_NAMES_3(s0, s1, s2) {#s0, #s1, #s2, NULL, NULL}
-#define PTO_TEST_SOURCE_NAMES_4(s0, s1, s2, s3) {#s0, #s1, #s2, #s3, NULL}
-#define PTO_TEST_SOURCE_NAMES_5(s0, s1, s2, s3, s4) {#s0, #s1, #s2, #s3, #s4}
 #define PTO_TEST_FAMILY_Special OP_FAMILY_SPECIAL
 #define PTO_TEST_FAMILY_Binary OP_FAMILY_BINARY
 #define PTO_TEST_FAMILY_Unary OP_FAMILY_UNARY
@@ -80,22 +74,19 @@ enum {
 #define PTO_TEST_FAMILY_ColReduce OP_FAMILY_COL_REDUCE
 #define PTO_TEST_FAMILY_RowExpand OP_FAMILY_ROW_EXPAND
 #define PTO_TEST_FAMILY_ColExpand OP_FAMILY_COL_EXPAND
-#define PTO_TEST_TMP_None OP_TMP_NONE
-#define PTO_TEST_TMP_Optional OP_TMP_OPTIONAL
-#define PTO_TEST_TMP_Required OP_TMP_REQUIRED
 #define PTO_TEST_ATTR_LEADS(Kind, Leads, ...) Leads
 
 const op_info *op_row(op_id op) {
     static const op_info rows[] = {
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, names, Tmp, Attr, host, a2a3, a5, summary, \
-                      Traits, Group)                                                           \
-        {PTO_TEST_FAMILY_##Fam,                                                                \
-         n,                                                                                    \
-         PTO_TEST_SOURCE_NAMES_##n names,                                                      \
-         PTO_TEST_TMP_##Tmp,                                                                   \
-         OP_ATTR_##Attr,                                                                       \
-         PTO_ATTRIBUTE_##Attr(PTO_TEST_ATTR_LEADS) != 0,                                       \
-         PTO_TRAIT_BITS Traits,                                                                 \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, operand_list, Attr, host, a2a3, a5, summary, \
+                      Traits, Group)                                                            \
+        {PTO_TEST_FAMILY_##Fam,                                                                 \
+         PTO_OPERANDS_SOURCE_COUNT(operand_list),                                               \
+         {PTO_OPERANDS_SOURCE_NAMES(operand_list) NULL},                                        \
+         (op_tmp_role)PTO_OPERANDS_TMP(operand_list),                                           \
+         OP_ATTR_##Attr,                                                                        \
+         PTO_ATTRIBUTE_##Attr(PTO_TEST_ATTR_LEADS) != 0,                                        \
+         PTO_TRAIT_BITS Traits | PTO_OPERANDS_TRAITS(operand_list),                             \
          {PTO_TEST_MASK host, PTO_TEST_MASK a2a3, PTO_TEST_MASK a5},                            \
          {#host, #a2a3, #a5}},
 #include "../../src/operations.def"
@@ -123,10 +114,10 @@ pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *sr
                    pto_tile *src1, pto_tile *tmp) {
     (void)src0, (void)src1, (void)tmp, (void)algo;
     switch (op) {
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, names, Tmp, Attr, ...)                     \
-    case OP_##UPPER:                                                                                \
-        return pto_##mnemonic(dst PTO_ATTRIBUTE_##Attr(PTO_TEST_ATTR_LEAD)                          \
-                                  PTO_TEST_SOURCE_ARGS_##n(src0, src1) PTO_TEST_TMP_ARG_##Tmp(tmp) \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, operand_list, Attr, ...)         \
+    case OP_##UPPER:                                                                \
+        return pto_##mnemonic(dst PTO_ATTRIBUTE_##Attr(PTO_TEST_ATTR_LEAD)          \
+                                  PTO_OPERANDS_EACH(PTO_TEST_OPERAND, operand_list) \
                                       PTO_ATTRIBUTE_##Attr(PTO_TEST_ATTR_TRAIL));
 #include "../../src/operations.def"
 #undef PTO_OPERATION
@@ -176,7 +167,7 @@ double op_scalar_value(const pto_tile *t) {
         (void)unused;                                                                          \
         return pto_##mnemonic(dst, src);                                                       \
     }
-#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, n, names, Tmp, Attr, ...) \
+#define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, operand_list, Attr, ...) \
     PTO_TEST_UNARY_CALL_##Fam(mnemonic, Attr)
 #include "../../src/operations.def"
 #undef PTO_OPERATION

@@ -17,6 +17,7 @@
 
 #include "pto_c.h"
 #include "../../src/attributes.def"
+#include "../../src/operation_operands.h"
 #include "../../src/operation_traits.h"
 
 #ifdef __cplusplus
@@ -73,7 +74,7 @@ typedef enum {
 typedef struct {
     op_family family;
     int source_count;            /* 0 to 3 */
-    const char *source_names[5]; /* NULL past source_count */
+    const char *source_names[6]; /* NULL past source_count */
     op_tmp_role tmp;
     op_attr_kind attr;
     bool attr_leads;             /* the attribute's arguments come before the sources */
@@ -146,18 +147,22 @@ bool op_tested_apart(op_id op);
  * src1, tmp, algo): what each role passes. A Scalar row's scalar is src1's
  * element (0, 0) (op_scalar_value), so that the tests' per-element
  * references see it as b. */
-#define PTO_TEST_SOURCE_ARGS_0(src0, src1)
-#define PTO_TEST_SOURCE_ARGS_1(src0, src1) , src0
-#define PTO_TEST_SOURCE_ARGS_2(src0, src1) , src0, src1
+#define PTO_TEST_ARG_AT_1 src0
+#define PTO_TEST_ARG_AT_2 src1
 /* A third, fourth and fifth source (tmatmul_bias's bias, tconcatidx's
  * indices, tmatmul_mx_bias's bias): the shared set has no more tiles, so tmp
  * stands for them. */
-#define PTO_TEST_SOURCE_ARGS_3(src0, src1) , src0, src1, tmp
-#define PTO_TEST_SOURCE_ARGS_4(src0, src1) , src0, src1, tmp, tmp
-#define PTO_TEST_SOURCE_ARGS_5(src0, src1) , src0, src1, tmp, tmp, tmp
-#define PTO_TEST_TMP_ARG_None(tmp)
-#define PTO_TEST_TMP_ARG_Optional(tmp) , tmp
-#define PTO_TEST_TMP_ARG_Required(tmp) , tmp
+#define PTO_TEST_ARG_AT_3 tmp
+#define PTO_TEST_ARG_AT_4 tmp
+#define PTO_TEST_ARG_AT_5 tmp
+/* One operand of a row's Operands list (src/operation_operands.h): a source
+ * at its place, tmp for a scratch tile or a second destination. */
+#define PTO_TEST_OPERAND_Dst(position)
+#define PTO_TEST_OPERAND_Src(position) , PTO_TEST_ARG_AT_##position
+#define PTO_TEST_OPERAND_Tmp(position) , tmp
+#define PTO_TEST_OPERAND_OptionalTmp(position) , tmp
+#define PTO_TEST_OPERAND_Dst1(position) , tmp
+#define PTO_TEST_OPERAND(position, role, name) PTO_TEST_OPERAND_##role(position)
 /* An attribute's arguments, from its attributes.def row: a Double passes
  * op_scalar_value(src1), an Index op_index_value(Test), any other role the
  * row's Test column. LEAD: the arguments before the sources (a leading

@@ -112,9 +112,8 @@ static PyObject *mod_tquant_mx(PyObject *module, PyObject *const *args, Py_ssize
     return status_result(pto_tquant_mx(t[0], t[1], t[2], t[3], t[4], (pto_mx_alg)alg, axis), a[0]);
 }
 
-/* tquant_hif4(dst, src, exp, max=None, scaling=None) and
- * tmatmul_mx_hif4(dst, a, a_scale, b, b_scale): five tiles (NULL for None
- * where the C function allows it), returns dst. */
+/* tquant_hif4(dst, src, exp, max=None, scaling=None): five tiles (NULL for
+ * None where the C function allows it), returns dst. */
 static PyObject *five_tiles(const char *fn, const char *const *names, int required, PyObject *const *args,
                             Py_ssize_t nargs, PyObject *kwnames, pto_tile **t, PyObject **dst) {
     PyObject *a[5];
@@ -134,15 +133,6 @@ static PyObject *mod_tquant_hif4(PyObject *module, PyObject *const *args, Py_ssi
     PyObject *dst = NULL;
     if (five_tiles("tquant_hif4", names, 3, args, nargs, kwnames, t, &dst) == NULL) return NULL;
     return status_result(pto_tquant_hif4(t[0], t[1], t[2], t[3], t[4]), dst);
-}
-
-static PyObject *mod_tmatmul_mx_hif4(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)module;
-    static const char *const names[] = {"dst", "a", "a_scale", "b", "b_scale"};
-    pto_tile *t[5];
-    PyObject *dst = NULL;
-    if (five_tiles("tmatmul_mx_hif4", names, 5, args, nargs, kwnames, t, &dst) == NULL) return NULL;
-    return status_result(pto_tmatmul_mx_hif4(t[0], t[1], t[2], t[3], t[4]), dst);
 }
 
 PyMethodDef hand_op_methods[] = {
@@ -172,11 +162,5 @@ PyMethodDef hand_op_methods[] = {
      "(bits 0-7 Ea, an e6m2 code; bit 8+j Eb of 8-group j; bit 16+q Ec of 4-group q); max and\n"
      "scaling, when given, each 4-group's largest magnitude and scale (BFLOAT16). Bit for bit as\n"
      "pto-isa's A6 golden; Profile.HOST only. Returns dst."},
-    {"tmatmul_mx_hif4", (PyCFunction)(void (*)(void))mod_tmatmul_mx_hif4, METH_FASTCALL | METH_KEYWORDS,
-     "tmatmul_mx_hif4(dst, a, a_scale, b, b_scale)\n--\n\n"
-     "TMATMUL_MX_HIF4 (pto_tmatmul_mx_hif4): dst (FLOAT32) = a b on HiFloat4 operands, a (M x K) and\n"
-     "b (K x N) FLOAT4_E1M2X2 codes with UINT32 metadata words per 64 values of K (a_scale M x\n"
-     "ceil(K/64), b_scale ceil(K/64) x N, as tquant_hif4 writes them), in tmatmul's float32 chains.\n"
-     "Profile.HOST only. Returns dst."},
     {NULL, NULL, 0, NULL},
 };

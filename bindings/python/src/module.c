@@ -251,7 +251,7 @@ static PyObject *mod_tmrgsort_lists(PyObject *module, PyObject *const *args, Py_
 }
 
 /* The operations' functions are operations.c's operation_methods and
- * select_methods (tsel), hand_ops.c's and thread_settings.c's, added by
+ * fixpipe_methods (tmov_fp_ex), hand_ops.c's and thread_settings.c's, added by
  * PyInit__pto; tgetval, tmrgsort_lists, trandom and the img2col functions
  * are here. */
 static PyMethodDef module_methods[] = {
@@ -339,7 +339,7 @@ PyMODINIT_FUNC PyInit__pto(void) {
     BufferType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &buffer_spec, NULL);
     if (TileType == NULL || BufferType == NULL || PyModule_AddObjectRef(m, "TileCore", (PyObject *)TileType) < 0 ||
         PyModule_AddObjectRef(m, "BufferCore", (PyObject *)BufferType) < 0 || add_constants(m) < 0 ||
-        PyModule_AddFunctions(m, operation_methods) < 0 || PyModule_AddFunctions(m, select_methods) < 0 ||
+        PyModule_AddFunctions(m, operation_methods) < 0 || PyModule_AddFunctions(m, fixpipe_methods) < 0 ||
         PyModule_AddFunctions(m, thread_settings_methods) < 0 || PyModule_AddFunctions(m, hand_op_methods) < 0 ||
         program_init(m) < 0) {
         Py_DECREF(m);

@@ -193,19 +193,6 @@ static PyObject *run_operation(const operation_def *op, PyObject *const *args, P
 
 #include "operations_generated.inc"
 
-/* tsel, whose three sources no row of src/operations.def has: the same
- * machinery as the generated operations, its entry written here. */
-static pto_status call_tsel(pto_tile *const *t, attr_value a) {
-    (void)a;
-    return pto_tsel(t[0], t[1], t[2], t[3], t[4]);
-}
-static const operation_def def_tsel = {
-    "tsel", "pto_tsel", call_tsel, {"dst", "mask", "src0", "src1", "tmp"}, 5, 4, ATTR_NONE, {0}, 5};
-static PyObject *op_tsel(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)module;
-    return run_operation(&def_tsel, args, nargs, kwnames);
-}
-
 /* tmov_fp_ex, whose option flags no row of src/operations.def has: flags
  * past the unsigned range are passed as every bit set, which libpto
  * refuses as it refuses any undefined bit. */
@@ -221,17 +208,7 @@ static PyObject *op_tmov_fp_ex(PyObject *module, PyObject *const *args, Py_ssize
     return run_operation(&def_tmov_fp_ex, args, nargs, kwnames);
 }
 
-PyMethodDef select_methods[] = {
-    {"tsel", (PyCFunction)(void (*)(void))op_tsel, METH_FASTCALL | METH_KEYWORDS,
-     "tsel($module, /, dst, mask, src0, src1, tmp=None)\n"
-     "--\n"
-     "\n"
-     "TSEL (pto_tsel): src0 where the mask bit is set, else src1, bit for bit. Returns dst.\n"
-     "\n"
-     "mask is a UINT8 tile, bit j % 8 of byte j / 8 of a row for column j (tcmp's). dst's\n"
-     "dtypes: HOST all; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32; A5 all.\n"
-     "tmp is an optional scratch tile (None for none; A2A3 requires a UINT32 one)."
-     RELEASES_GIL},
+PyMethodDef fixpipe_methods[] = {
     {"tmov_fp_ex", (PyCFunction)(void (*)(void))op_tmov_fp_ex, METH_FASTCALL | METH_KEYWORDS,
      "tmov_fp_ex($module, /, dst, src, fp=None, flags=0)\n"
      "--\n"

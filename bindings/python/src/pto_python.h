@@ -77,7 +77,7 @@ void tile_unpin(TileObject *self);
 
 /* operations.c: one function per operation of src/operations.def, NULL-ended */
 extern PyMethodDef operation_methods[];
-extern PyMethodDef select_methods[]; /* tsel's, written by hand (operations.c) */
+extern PyMethodDef fixpipe_methods[]; /* tmov_fp_ex's, written by hand (operations.c) */
 
 /* thread_settings.c: the cube modes and the fixpipe's configuration, per OS thread */
 extern PyMethodDef thread_settings_methods[];

@@ -378,6 +378,17 @@ inline ops::Operands WithTiles(ops::Operands o, const Instr& in, Tiles& tiles) {
   return o;
 }
 
+// The operands of kTsel instruction `in` from `tiles`, as its row takes them:
+// src0 the mask (`mask`, its view), src1 and src2 the selected sources.
+template <typename Tiles>
+inline ops::Operands TselOperands(const Instr& in, Tiles& tiles, pto_tile* mask) {
+  ops::Operands o = WithTiles(ops::Operands{}, in, tiles);
+  o.src2 = o.src1;
+  o.src1 = o.src0;
+  o.src0 = mask;
+  return o;
+}
+
 // The operands of kQuantMx instruction `in` from `tiles`.
 template <typename Tiles>
 inline ops::MxQuant MxQuantOf(const Instr& in, Tiles& tiles) {

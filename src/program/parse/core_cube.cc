@@ -162,11 +162,8 @@ bool MatmulOperandsFit(Parser& parser, const Token& op, bool mx, const std::vect
 // and pto.tgemv, pto.tgemv.acc, pto.tgemv.bias alike.
 void CubeReader::ParseMatmul(const Token& op, const ops::OpDescriptor& desc) {
   const bool mx = desc.source_count >= 4;  // (a, a_scale, b, b_scale[, bias])
-  const bool acc = desc.id == ops::OpId::kTMatmulAcc || desc.id == ops::OpId::kTGemvAcc ||
-                   desc.id == ops::OpId::kTMatmulMxAcc || desc.id == ops::OpId::kTGemvMxAcc;
-  const bool gemv = desc.id == ops::OpId::kTGemv || desc.id == ops::OpId::kTGemvAcc ||
-                    desc.id == ops::OpId::kTGemvBias || desc.id == ops::OpId::kTGemvMx ||
-                    desc.id == ops::OpId::kTGemvMxAcc;
+  const bool acc = ops::HasTrait(desc, PTO_TRAIT_ReadsDst);  // the accumulator in ins( ) too
+  const bool gemv = ops::HasTrait(desc, PTO_TRAIT_Gemv);
   const bool bias = desc.source_count == 3 || desc.source_count == 5;
   if (!tok().IsIdent("ins"))
     return (void)parser_.Error(
@@ -339,13 +336,13 @@ bool CubeReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
   const Type& d = p_->tiles[dst].type;
   const bool extract = ops::IndexCount(op.attr) == 2;
   const std::string what = std::string("pto.") + op.mnemonic;
-  if (op.id == ops::OpId::kTInsert) return EmitCubeInsert(loc, src, dst, offsets);
+  if (ops::HasTrait(op, PTO_TRAIT_WritesPart)) return EmitCubeInsert(loc, src, dst, offsets);
   // tfillpad in place on a mat tile (PTOAS's samples pad a right operand's
   // mat tile after its tload): the elements outside the valid region get
   // the tile's pad value, in its layout.
-  if (op.id == ops::OpId::kTFillPad && src == dst && s.space == Space::kMat)
+  if (ops::HasTrait(op, PTO_TRAIT_PadsMat) && src == dst && s.space == Space::kMat)
     return PushMatFillPad(p_, op, loc, dst);
-  if (op.id != ops::OpId::kTMov && op.id != ops::OpId::kTExtract)
+  if (!ops::HasTrait(op, PTO_TRAIT_CubeMove))
     return parser_.Error(loc,
                          what + " runs on vec tiles; " + (s.IsCube() ? "src" : "dst") + " is a " +
                              Where(s.IsCube() ? s : d) +

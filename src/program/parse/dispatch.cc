@@ -274,6 +274,9 @@ void ReadTableOperation(Parser& p, const Token& op, const Results& results) {
       if (ch == '.') ch = '_';
     desc = ops::FindOp(underscored.data(), underscored.size());
   }
+  // A NoText row (tmatmul_mx_hif4) is no operation of the text; its pto.
+  // names are refused by rows above.
+  if (desc != nullptr && ops::HasTrait(*desc, PTO_TRAIT_NoText)) desc = nullptr;
   if (mnemonic == "tsel") return p.forms().ParseTsel(op, results);
   if (mnemonic == "trandom") return p.forms().ParseRandom(op, results);
   if (mnemonic == "tquant" && desc != nullptr) return p.forms().ParseTQuant(op, results, *desc);

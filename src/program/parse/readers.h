@@ -229,8 +229,9 @@ class TileReader : public Reader {
   // pto.tgather ins(%src, %kValue, %tmp : T, S, U) outs(%dst, %cdst : D, C)
   // [{cmpMode = ..., offset = N : i32}]: its compare form, ins( ) read
   // (tile_reader.cc), and its attributes (tile_attributes.cc).
-  void ParseGatherCompare(const Token& op, const std::vector<Token>& names,
-                          const std::vector<Type>& types, const std::vector<SourceLoc>& locs);
+  void ParseGatherCompare(const Token& op, const ops::OpDescriptor& desc,
+                          const std::vector<Token>& names, const std::vector<Type>& types,
+                          const std::vector<SourceLoc>& locs);
   bool ParseGatherCompareAttrs(int* mode, int64_t* offset);
   void ParsePrint(const Token& op);
   bool DefineResultTile(const Token& op, const Token& result, const Type& type, SourceLoc type_loc,

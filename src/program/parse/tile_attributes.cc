@@ -177,7 +177,7 @@ bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high
       if (!MaskPatternValue(e, attr)) return false;
       continue;
     }
-    if (e.key == "maskPattern" && op.id == ops::OpId::kTGather)
+    if (e.key == "maskPattern" && ops::MaskPatternForm(op) != nullptr)
       return parser_.Error(e.loc,
                            "tgather's maskPattern form takes one source, ins(%src, {maskPattern = "
                            "...} : T)");
@@ -196,7 +196,7 @@ bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high
       return parser_.Error(e.value.loc, "precisionType high_precision of " +
                                             std::string(op.mnemonic) +
                                             " is refused under A2A3 (PTOAS's rule" +
-                                            (op.id == ops::OpId::kTPow ? "" : ", as for tpow") +
+                                            (op.attr == ops::AttrKind::kPowPrecision ? "" : ", as for tpow") +
                                             "; leave it out or use default)");
     } else if (e.value.text == want_high) {
       // Division is correctly rounded either way: the attribute changes nothing there.

@@ -1,6 +1,5 @@
 // PTO assembly: the operations of the table (ops::FindOp) on tiles, in the
 // DPS form (ins/outs); the SSA form (%d = OP %a, %b) is tile_ssa_forms.cc's.
-#include <string.h>
 
 #include <algorithm>
 #include <string>
@@ -158,9 +157,7 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   const bool cube = boxed(p_->tiles[dst].type) ||
                     (!ins.empty() && boxed(p_->tiles[ins[0]].type)) ||
                     (ins.size() > 1 && ins[1] != kNoSlot && boxed(p_->tiles[ins[1]].type));
-  const bool fixpipe = op.id == ops::OpId::kTMovFp || op.id == ops::OpId::kTExtractFp ||
-                       op.id == ops::OpId::kTInsertFp;
-  if (fixpipe && ins.size() == 2)
+  if (ops::HasTrait(op, PTO_TRAIT_Fixpipe) && ins.size() == 2)
     return parser_.cube().EmitFixpipeMove(op, loc, ins[0], ins[1], dst, scalar);
   if (cube) return parser_.cube().EmitCubeMove(op, loc, ins.empty() ? dst : ins[0], dst, scalar);
   Instr in;
@@ -329,11 +326,15 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   std::vector<SourceLoc> type_locs;
   if (!parser_.Expect(':') || !parser_.ParseTypes(names.size(), &types, &type_locs)) return;
   // tgather with a scalar second operand: its compare form.
-  if (named.id == ops::OpId::kTGather && types.size() >= 2 && types[1].kind != TypeKind::kTile)
-    return ParseGatherCompare(op, names, types, type_locs);
-  // tmov with a tmp: MX exponents into the ZZ order (tile_quant_mx.cc),
-  // PTOAS printing each operand with its type: ins(%exp : Te, %tmp : Tt).
-  if (named.id == ops::OpId::kTMov && names.size() == 1 && tok().Is(',')) {
+  const ops::OpDescriptor* compare = ops::CompareForm(named);
+  if (compare != nullptr && types.size() >= 2 && types[1].kind != TypeKind::kTile)
+    return ParseGatherCompare(op, *compare, names, types, type_locs);
+  // tmov (the row whose fixpipe form takes no offsets) with a tmp: MX
+  // exponents into the ZZ order (tile_quant_mx.cc), PTOAS printing each
+  // operand with its type: ins(%exp : Te, %tmp : Tt).
+  const ops::OpDescriptor* fixpipe_move =
+      ops::IndexCount(named.attr) == 0 ? ops::FixpipeForm(named) : nullptr;
+  if (fixpipe_move != nullptr && names.size() == 1 && tok().Is(',')) {
     parser_.Advance();
     names.push_back(tok());
     types.emplace_back();
@@ -344,10 +345,10 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   // tmov's second operand: a scaling tile is the fixpipe's fp (TMOV_FP,
   // below), anything else the ZZ move's tmp.
   const ops::OpDescriptor* fixpipe = nullptr;
-  if (named.id == ops::OpId::kTMov && names.size() == 2) {
+  if (fixpipe_move != nullptr && names.size() == 2) {
     if (types[1].kind != TypeKind::kTile || types[1].space != Space::kScaling)
       return parser_.forms().ParseMxZzMove(op, names, types, type_locs);
-    fixpipe = ops::FindOp("tmov_fp", 7);
+    fixpipe = fixpipe_move;
   }
   if (named.attr == ops::AttrKind::kMaskPattern && tok().Is(',') && !ParseGatherAxis(&attr)) return;
   // PTOAS's fp operand: `textract / tinsert ins(%s, %r, %c : T, index, index
@@ -395,9 +396,9 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   }
   // tsetval writes one element (the rest of dst stays as it was) and a
   // ReadsDst row adds to dst's old values: a bound dst is read too.
-  // So does tinsert, which writes src's region of it.
-  if ((desc.attr == ops::AttrKind::kIndexScalar || ops::HasTrait(desc, PTO_TRAIT_ReadsDst) ||
-       desc.id == ops::OpId::kTInsert) &&
+  // So does a WritesPart row (tinsert), which writes src's region of it.
+  if ((desc.attr == ops::AttrKind::kIndexScalar ||
+       ops::HasTrait(desc, PTO_TRAIT_ReadsDst | PTO_TRAIT_WritesPart)) &&
       p_->tiles[dst].param >= 0)
     p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
   TextForm form{true, high_precision, names.size() > desc.source_count || second_dst};
@@ -426,10 +427,9 @@ bool TileReader::ParseTwoOuts(Token* dst, Type* dst_type, SourceLoc* dst_loc, To
 // `ins(%s : T, %fp : F)`, is told from the ZZ move's tmp by its type where
 // the operation is read.)
 const ops::OpDescriptor* TileReader::FixpipeForm(const ops::OpDescriptor& named) {
-  const char* row = nullptr;
-  if (named.id == ops::OpId::kTExtract && tok().IsIdent("fp")) row = "textract_fp";
-  if (named.id == ops::OpId::kTInsert && tok().IsIdent("fp")) row = "tinsert_fp";
-  return row != nullptr ? ops::FindOp(row, strlen(row)) : nullptr;
+  // (The rows with offsets: tmov's fp follows a comma.)
+  if (!tok().IsIdent("fp") || ops::IndexCount(named.attr) != 2) return nullptr;
+  return ops::FixpipeForm(named);
 }
 
 // `, %fp : F` or `fp %fp : F`, as the second source.
@@ -438,7 +438,8 @@ const ops::OpDescriptor* TileReader::FixpipeForm(const ops::OpDescriptor& named)
 // run take as Operands::scalar with Operands::sat 1 (no k_value tile); its
 // offset in an index register; tmp required (PTOAS: "compare-form tgather
 // expects dst, cdst, kValue, and tmp"); cdst the row's second destination.
-void TileReader::ParseGatherCompare(const Token& op, const std::vector<Token>& names,
+void TileReader::ParseGatherCompare(const Token& op, const ops::OpDescriptor& desc,
+                                    const std::vector<Token>& names,
                                     const std::vector<Type>& types,
                                     const std::vector<SourceLoc>& locs) {
   if (names.size() != 3 || types[0].kind != TypeKind::kTile || types[2].kind != TypeKind::kTile)
@@ -476,7 +477,7 @@ void TileReader::ParseGatherCompare(const Token& op, const std::vector<Token>& n
   scalar.scalar_is_float = is_float;
   scalar.index_regs[0] = parser_.ConstIndex(offset, op.loc).reg;
   const TextForm form{true, false, true, tmp};
-  EmitTileOp(ops::Descriptor(ops::OpId::kTGatherCmp), op.loc, {src, kNoSlot, tmp, cdst}, dst,
+  EmitTileOp(desc, op.loc, {src, kNoSlot, tmp, cdst}, dst,
              mode | (1 << 8), scalar, form);
 }
 

@@ -13,7 +13,7 @@
 namespace pto {
 namespace program {
 
-// tsel, whose three sources no row of the table has:
+// tsel (its row's check and run, with the mask as a view):
 //   pto.tsel ins(%mask, %src0, %src1[, %tmp] : Tm, T0, T1[, Tt]) outs(%dst : T)
 //   %d = [pto.]tsel %mask, %src0, %src1[, %tmp] : (Tm, T0, T1[, Tt]) -> T   or   : T
 // (the pages' shorthand: T for the sources and the result, the mask's and
@@ -71,6 +71,7 @@ void SpecialFormReader::ParseTsel(const Token& op, const std::vector<Token>& res
   Instr in;
   in.code = Code::kTsel;
   in.loc = op.loc;
+  in.op = ops::FindOp("tsel", 4);  // its row's check and run
   uint32_t tmp;
   if (!parser_.UseTile(names[0], types[0], locs[0], Use::kRead, &in.mask) ||
       !parser_.UseTile(names[1], types[1], locs[1], Use::kRead, &in.slot[Role::kSrc0]) ||

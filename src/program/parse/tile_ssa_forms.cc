@@ -102,10 +102,11 @@ void TileReader::ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named_
                                            named_text.mnemonic +
                                            " ins(%index, %value : index, T) outs(%dst : "
                                            "!pto.tile_buf<...>)");
-  if (named_text.id == ops::OpId::kTInsert)
+  if (ops::HasTrait(named_text, PTO_TRAIT_WritesPart))
     return (void)parser_.Error(op.loc, std::string(op.text) +
-                                           " writes part of an existing tile: pto.tinsert ins(%src, "
-                                           "%row, %col : T, index, index) outs(%dst : "
+                                           " writes part of an existing tile: pto." +
+                                           named_text.mnemonic +
+                                           " ins(%src, %row, %col : T, index, index) outs(%dst : "
                                            "!pto.tile_buf<...>)");
   if (ops::HasTrait(named_text, PTO_TRAIT_SecondDst))
     return (void)parser_.Error(

@@ -255,16 +255,13 @@ void Block::Random(const Instr& in) {
 }
 
 pto_status Block::Tsel(const Instr& in) {
-  pto_tile* dst = &tiles_[in.slot[Role::kDst]];
-  const pto_tile mask = MaskView(tiles_[in.mask]);
-  const pto_tile* src0 = &tiles_[in.slot[Role::kSrc0]];
-  const pto_tile* src1 = &tiles_[in.slot[Role::kSrc1]];
+  pto_tile mask = MaskView(tiles_[in.mask]);
+  const ops::Operands o = TselOperands(in, tiles_, &mask);
   if (in.check_at_run) {
-    const pto_status status =
-        ops::CheckTsel(dst, &mask, src0, src1, TileAt(tiles_, in.slot[Role::kTmp]), p_.profile);
+    const pto_status status = in.op->check(o, p_.profile);
     if (status != PTO_OK) return Error(in, status, LastError());
   }
-  ops::RunTsel(dst, &mask, src0, src1);
+  in.op->run(o, p_.profile);
   return PTO_OK;
 }
 

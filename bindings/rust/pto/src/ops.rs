@@ -157,34 +157,6 @@ pub fn timg2col(
     check(unsafe { sys::pto_timg2col(dst.as_ptr(), src.as_ptr(), config, pos_m, pos_k) })
 }
 
-/// TSEL (`pto_tsel`): src0 where the mask bit is set, else src1, bit for bit.
-///
-/// `mask` is a `Uint8` tile, bit j % 8 of byte j / 8 of a row for column j
-/// (what [`tcmp`] writes). dst's dtypes: HOST all; A2A3 INT16, UINT16,
-/// INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32; A5 all.
-///
-/// `tmp` is an optional scratch tile (`None` for none; A2A3 requires a
-/// `Uint32` one). Written here, not generated: its three sources are more
-/// than a row of src/operations.def has.
-pub fn tsel(
-    dst: &mut impl Operand,
-    mask: impl Source,
-    src0: impl Source,
-    src1: impl Source,
-    tmp: Option<&dyn Operand>,
-) -> Result<()> {
-    let d = dst.as_ptr();
-    check(unsafe {
-        sys::pto_tsel(
-            d,
-            mask.source_ptr(d),
-            src0.source_ptr(d),
-            src1.source_ptr(d),
-            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
-        )
-    })
-}
-
 /// The flags of [`tmov_fp_ex`] (`pto_c.h`'s `PTO_FIXPIPE_*`), combined with `|`:
 /// the fixpipe's relu before the conversion's rounding (ReluPreMode::NormalRelu).
 pub const FIXPIPE_RELU: u32 = 1;
@@ -350,30 +322,6 @@ pub fn tquant_hif4(
             exp.as_ptr(),
             scratch(max),
             scratch(scaling),
-        )
-    })
-}
-
-/// TMATMUL_MX_HIF4 (`pto_tmatmul_mx_hif4`): dst (`Float32`) = a b on HiFloat4
-/// operands, a (M x K) and b (K x N) `Float4E1M2X2` codes with `Uint32`
-/// metadata words per 64 values of K (`a_scale` M x ceil(K/64), `b_scale`
-/// ceil(K/64) x N, as [`tquant_hif4`] writes them), in tmatmul's float32
-/// chains. Under `Profile::Host` only. Written here, not generated: no text
-/// form.
-pub fn tmatmul_mx_hif4(
-    dst: &mut impl Operand,
-    a: &impl Operand,
-    a_scale: &impl Operand,
-    b: &impl Operand,
-    b_scale: &impl Operand,
-) -> Result<()> {
-    check(unsafe {
-        sys::pto_tmatmul_mx_hif4(
-            dst.as_ptr(),
-            a.as_ptr(),
-            a_scale.as_ptr(),
-            b.as_ptr(),
-            b_scale.as_ptr(),
         )
     })
 }

@@ -819,6 +819,34 @@ pub fn tcmps(
     check(unsafe { sys::pto_tcmps(d, src.source_ptr(d), scalar, mode.raw()) })
 }
 
+/// TSEL (`pto_tsel`): src0 where the mask bit is set, else src1, bit for
+/// bit.
+///
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT16, UINT16, INT32,
+/// UINT32, FLOAT16, BFLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16,
+/// INT32, UINT32, INT64, UINT64, FLOAT16, BFLOAT16, FLOAT32.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+pub fn tsel(
+    dst: &mut impl Operand,
+    mask: impl Source,
+    src0: impl Source,
+    src1: impl Source,
+    tmp: Option<&dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tsel(
+            d,
+            mask.source_ptr(d),
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
 /// TSELS (`pto_tsels`): src where the mask bit is set, else the scalar.
 ///
 /// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT16, UINT16, INT32,
@@ -2249,6 +2277,30 @@ pub fn tgemv_mx_bias(
             b.source_ptr(d),
             b_scale.source_ptr(d),
             bias.source_ptr(d),
+        )
+    })
+}
+
+/// TMATMUL_MX_HIF4 (`pto_tmatmul_mx_hif4`): dst = a b on HiFloat4 operands
+/// (E1M2 codes, a metadata word per 64 values of K), tmatmul's float32
+/// chains (HOST).
+///
+/// dst's dtypes: HOST FLOAT32; A2A3 none; A5 none.
+pub fn tmatmul_mx_hif4(
+    dst: &mut impl Operand,
+    a: impl Source,
+    a_scale: impl Source,
+    b: impl Source,
+    b_scale: impl Source,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tmatmul_mx_hif4(
+            d,
+            a.source_ptr(d),
+            a_scale.source_ptr(d),
+            b.source_ptr(d),
+            b_scale.source_ptr(d),
         )
     })
 }

@@ -964,6 +964,35 @@ public final class Pto {
     }
 
     /**
+     * TSEL ({@code pto_tsel}): src0 where the mask bit is set, else src1, bit for bit.
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16,
+     * BFLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
+     * FLOAT16, BFLOAT16, FLOAT32.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     */
+    public static void tsel(Tile dst, Tile mask, Tile src0, Tile src1, Tile tmp) {
+        try {
+            PtoNative.pto_tsel(Tile.handleOf(dst, "Pto.tsel", "dst"),
+                    Tile.handleOf(mask, "Pto.tsel", "mask"),
+                    Tile.handleOf(src0, "Pto.tsel", "src0"),
+                    Tile.handleOf(src1, "Pto.tsel", "src1"),
+                    Tile.handleOf(tmp, "Pto.tsel", "tmp"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(mask);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(tmp);
+        }
+    }
+
+    /** {@code tsel} without a scratch tile. */
+    public static void tsel(Tile dst, Tile mask, Tile src0, Tile src1) {
+        tsel(dst, mask, src0, src1, null);
+    }
+
+    /**
      * TSELS ({@code pto_tsels}): src where the mask bit is set, else the scalar.
      * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT16, UINT16, INT32, UINT32, FLOAT16,
      * BFLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
@@ -2565,6 +2594,27 @@ public final class Pto {
     }
 
     /**
+     * TMATMUL_MX_HIF4 ({@code pto_tmatmul_mx_hif4}): dst = a b on HiFloat4 operands (E1M2
+     * codes, a metadata word per 64 values of K), tmatmul's float32 chains (HOST).
+     * <p>dst's dtypes: HOST FLOAT32; A2A3 none; A5 none.
+     */
+    public static void tmatmulMxHif4(Tile dst, Tile a, Tile a_scale, Tile b, Tile b_scale) {
+        try {
+            PtoNative.pto_tmatmul_mx_hif4(Tile.handleOf(dst, "Pto.tmatmulMxHif4", "dst"),
+                    Tile.handleOf(a, "Pto.tmatmulMxHif4", "a"),
+                    Tile.handleOf(a_scale, "Pto.tmatmulMxHif4", "a_scale"),
+                    Tile.handleOf(b, "Pto.tmatmulMxHif4", "b"),
+                    Tile.handleOf(b_scale, "Pto.tmatmulMxHif4", "b_scale"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(a);
+            Reference.reachabilityFence(a_scale);
+            Reference.reachabilityFence(b);
+            Reference.reachabilityFence(b_scale);
+        }
+    }
+
+    /**
      * TQUANT ({@code pto_tquant}): dst = src * scale (+ offset) per row, rounded to nearest
      * even, saturated to dst's range.
      * <p>dst's dtypes: HOST INT8, UINT8; A2A3 INT8, UINT8; A5 INT8, UINT8.
@@ -2802,31 +2852,6 @@ public final class Pto {
     }
     // gen-operations:end
 
-    /**
-     * TSEL ({@code pto_tsel}): src0 where the mask bit is set, else src1, bit for bit.
-     * <p>{@code mask} is a UINT8 tile, bit j % 8 of byte j / 8 of a row for column j (what
-     * {@link #tcmp} writes). dst's dtypes: HOST all; A2A3 INT16, UINT16, INT32, UINT32,
-     * FLOAT16, BFLOAT16, FLOAT32; A5 all.
-     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; A2A3 requires a
-     * UINT32 one). Written here, not generated: its three sources are more than a row of
-     * src/operations.def has.
-     */
-    public static void tsel(Tile dst, Tile mask, Tile src0, Tile src1, Tile tmp) {
-        try {
-            PtoNative.pto_tsel(Tile.handleOf(dst, "Pto.tsel", "dst"),
-                    Tile.handleOf(mask, "Pto.tsel", "mask"),
-                    Tile.handleOf(src0, "Pto.tsel", "src0"),
-                    Tile.handleOf(src1, "Pto.tsel", "src1"),
-                    Tile.handleOf(tmp, "Pto.tsel", "tmp"));
-        } finally {
-            Reference.reachabilityFence(dst);
-            Reference.reachabilityFence(mask);
-            Reference.reachabilityFence(src0);
-            Reference.reachabilityFence(src1);
-            Reference.reachabilityFence(tmp);
-        }
-    }
-
     /** {@link #tmovFpEx}'s flag: the fixpipe's relu before the rounding (ReluPreMode::NormalRelu). */
     public static final int FIXPIPE_RELU = 1;
     /** {@link #tmovFpEx}'s flag: no quantisation word ({@code fp} null), the fixpipe's cast modes. */
@@ -2851,11 +2876,6 @@ public final class Pto {
             Reference.reachabilityFence(src);
             Reference.reachabilityFence(fp);
         }
-    }
-
-    /** {@code tsel} without a scratch tile. */
-    public static void tsel(Tile dst, Tile mask, Tile src0, Tile src1) {
-        tsel(dst, mask, src0, src1, null);
     }
 
     /**
@@ -3121,28 +3141,6 @@ public final class Pto {
             Reference.reachabilityFence(exp);
             Reference.reachabilityFence(max);
             Reference.reachabilityFence(scaling);
-        }
-    }
-
-    /**
-     * TMATMUL_MX_HIF4 ({@code pto_tmatmul_mx_hif4}): dst (FLOAT32) = a b on HiFloat4 operands, a
-     * (M x K) and b (K x N) FLOAT4_E1M2X2 codes with UINT32 metadata words per 64 values of K
-     * ({@code aScale} M x ceil(K/64), {@code bScale} ceil(K/64) x N, as {@link #tquantHif4} writes
-     * them), in tmatmul's float32 chains. Under HOST only. Written by hand: no text form.
-     */
-    public static void tmatmulMxHif4(Tile dst, Tile a, Tile aScale, Tile b, Tile bScale) {
-        try {
-            PtoNative.pto_tmatmul_mx_hif4(Tile.handleOf(dst, "Pto.tmatmulMxHif4", "dst"),
-                    Tile.handleOf(a, "Pto.tmatmulMxHif4", "a"),
-                    Tile.handleOf(aScale, "Pto.tmatmulMxHif4", "a_scale"),
-                    Tile.handleOf(b, "Pto.tmatmulMxHif4", "b"),
-                    Tile.handleOf(bScale, "Pto.tmatmulMxHif4", "b_scale"));
-        } finally {
-            Reference.reachabilityFence(dst);
-            Reference.reachabilityFence(a);
-            Reference.reachabilityFence(aScale);
-            Reference.reachabilityFence(b);
-            Reference.reachabilityFence(bScale);
         }
     }
 

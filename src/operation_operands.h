@@ -1,0 +1,116 @@
+/* The roles of operations.def's Operands column, for C (the tests) and C++
+ * (the table). A row lists its tile operands in the C function's order, each
+ * as Role(name):
+ *   Dst(name)          the destination, always first (dst)
+ *   Src(name)          a source tile: the first is Operands::src0, the next
+ *                      src1, up to src4
+ *   Tmp(name)          a required scratch tile (Operands::tmp)
+ *   OptionalTmp(name)  a scratch tile that may be NULL (Operands::tmp)
+ *   Dst1(name)         a second destination, in Operands::tmp's place: the
+ *                      row's flag PTO_TRAIT_SecondDst
+ * PTO_OPERANDS_EACH(M, list) expands M(position, Role, name) for each
+ * operand of a row's list, position counting from 0 (dst). The helpers
+ * below are what the table and the tests read from a list. */
+#ifndef PTO_OPERATION_OPERANDS_H_
+#define PTO_OPERATION_OPERANDS_H_
+
+#define PTO_OPERANDS_UNPAREN_(...) __VA_ARGS__
+#define PTO_OPERANDS_CAT_(a, b) PTO_OPERANDS_CAT2_(a, b)
+#define PTO_OPERANDS_CAT2_(a, b) a##b
+#define PTO_OPERANDS_COUNT_(_1, _2, _3, _4, _5, _6, _7, _8, n, ...) n
+#define PTO_OPERANDS_COUNT(...) PTO_OPERANDS_COUNT_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+
+/* Role(name) as the two arguments Role, name. */
+#define PTO_OPERANDS_SPLIT_Dst(name) Dst, name
+#define PTO_OPERANDS_SPLIT_Src(name) Src, name
+#define PTO_OPERANDS_SPLIT_Tmp(name) Tmp, name
+#define PTO_OPERANDS_SPLIT_OptionalTmp(name) OptionalTmp, name
+#define PTO_OPERANDS_SPLIT_Dst1(name) Dst1, name
+#define PTO_OPERANDS_APPLY_(M, position, ...) PTO_OPERANDS_APPLY2_(M, position, __VA_ARGS__)
+#define PTO_OPERANDS_APPLY2_(M, position, role, name) M(position, role, name)
+#define PTO_OPERANDS_ONE_(M, position, item) \
+  PTO_OPERANDS_APPLY_(M, position, PTO_OPERANDS_SPLIT_##item)
+
+#define PTO_OPERANDS_EACH_1(M, a) PTO_OPERANDS_ONE_(M, 0, a)
+#define PTO_OPERANDS_EACH_2(M, a, b) PTO_OPERANDS_EACH_1(M, a) PTO_OPERANDS_ONE_(M, 1, b)
+#define PTO_OPERANDS_EACH_3(M, a, b, c) PTO_OPERANDS_EACH_2(M, a, b) PTO_OPERANDS_ONE_(M, 2, c)
+#define PTO_OPERANDS_EACH_4(M, a, b, c, d) \
+  PTO_OPERANDS_EACH_3(M, a, b, c) PTO_OPERANDS_ONE_(M, 3, d)
+#define PTO_OPERANDS_EACH_5(M, a, b, c, d, e) \
+  PTO_OPERANDS_EACH_4(M, a, b, c, d) PTO_OPERANDS_ONE_(M, 4, e)
+#define PTO_OPERANDS_EACH_6(M, a, b, c, d, e, f) \
+  PTO_OPERANDS_EACH_5(M, a, b, c, d, e) PTO_OPERANDS_ONE_(M, 5, f)
+#define PTO_OPERANDS_EACH_7(M, a, b, c, d, e, f, g) \
+  PTO_OPERANDS_EACH_6(M, a, b, c, d, e, f) PTO_OPERANDS_ONE_(M, 6, g)
+#define PTO_OPERANDS_EACH_8(M, a, b, c, d, e, f, g, h) \
+  PTO_OPERANDS_EACH_7(M, a, b, c, d, e, f, g) PTO_OPERANDS_ONE_(M, 7, h)
+#define PTO_OPERANDS_CALL_(f, args) f args
+#define PTO_OPERANDS_EACH(M, list)                                              \
+  PTO_OPERANDS_CALL_(PTO_OPERANDS_CAT_(PTO_OPERANDS_EACH_, PTO_OPERANDS_COUNT list), \
+                     (M, PTO_OPERANDS_UNPAREN_ list))
+
+/* The position of the k-th source among Operands' source slots: a source at
+ * position p (dst being 0) is src<p-1>. */
+#define PTO_OPERANDS_SLOT_1 src0
+#define PTO_OPERANDS_SLOT_2 src1
+#define PTO_OPERANDS_SLOT_3 src2
+#define PTO_OPERANDS_SLOT_4 src3
+#define PTO_OPERANDS_SLOT_5 src4
+#define PTO_OPERANDS_SLOT(position) PTO_OPERANDS_CAT_(PTO_OPERANDS_SLOT_, position)
+
+/* How many sources: a constant expression. */
+#define PTO_OPERANDS_IS_SOURCE_Dst 0
+#define PTO_OPERANDS_IS_SOURCE_Src 1
+#define PTO_OPERANDS_IS_SOURCE_Tmp 0
+#define PTO_OPERANDS_IS_SOURCE_OptionalTmp 0
+#define PTO_OPERANDS_IS_SOURCE_Dst1 0
+#define PTO_OPERANDS_SOURCE_ONE_(position, role, name) +PTO_OPERANDS_IS_SOURCE_##role
+#define PTO_OPERANDS_SOURCE_COUNT(list) (0 PTO_OPERANDS_EACH(PTO_OPERANDS_SOURCE_ONE_, list))
+
+/* The sources' names, each a string literal followed by a comma. */
+#define PTO_OPERANDS_NAME_Dst(name)
+#define PTO_OPERANDS_NAME_Src(name) #name,
+#define PTO_OPERANDS_NAME_Tmp(name)
+#define PTO_OPERANDS_NAME_OptionalTmp(name)
+#define PTO_OPERANDS_NAME_Dst1(name)
+#define PTO_OPERANDS_NAME_ONE_(position, role, name) PTO_OPERANDS_NAME_##role(name)
+#define PTO_OPERANDS_SOURCE_NAMES(list) PTO_OPERANDS_EACH(PTO_OPERANDS_NAME_ONE_, list)
+
+/* The tmp slot's role as 0 (none), 1 (optional) or 2 (required: a scratch
+ * tile or a second destination), the order of TmpRole and op_tmp_role. */
+#define PTO_OPERANDS_TMP_Dst 0
+#define PTO_OPERANDS_TMP_Src 0
+#define PTO_OPERANDS_TMP_Tmp 2
+#define PTO_OPERANDS_TMP_OptionalTmp 1
+#define PTO_OPERANDS_TMP_Dst1 2
+#define PTO_OPERANDS_TMP_ONE_(position, role, name) +PTO_OPERANDS_TMP_##role
+#define PTO_OPERANDS_TMP(list) (0 PTO_OPERANDS_EACH(PTO_OPERANDS_TMP_ONE_, list))
+
+/* The flags the list implies (PTO_TRAIT_SecondDst for a Dst1), ORed to the
+ * Traits column's: a constant expression. */
+#define PTO_OPERANDS_TRAIT_Dst 0u
+#define PTO_OPERANDS_TRAIT_Src 0u
+#define PTO_OPERANDS_TRAIT_Tmp 0u
+#define PTO_OPERANDS_TRAIT_OptionalTmp 0u
+#define PTO_OPERANDS_TRAIT_Dst1 PTO_TRAIT_SecondDst
+#define PTO_OPERANDS_TRAIT_ONE_(position, role, name) | PTO_OPERANDS_TRAIT_##role
+#define PTO_OPERANDS_TRAITS(list) (0u PTO_OPERANDS_EACH(PTO_OPERANDS_TRAIT_ONE_, list))
+
+/* The C function's parameters after dst (each with its leading comma) and
+ * the statements storing them in an Operands `o` (C++: the table). */
+#define PTO_OPERANDS_PARAM_Dst(name, position)
+#define PTO_OPERANDS_PARAM_Src(name, position) , const pto_tile* name
+#define PTO_OPERANDS_PARAM_Tmp(name, position) , pto_tile* name
+#define PTO_OPERANDS_PARAM_OptionalTmp(name, position) , pto_tile* name
+#define PTO_OPERANDS_PARAM_Dst1(name, position) , pto_tile* name
+#define PTO_OPERANDS_PARAM_ONE_(position, role, name) PTO_OPERANDS_PARAM_##role(name, position)
+#define PTO_OPERANDS_PARAMS(list) PTO_OPERANDS_EACH(PTO_OPERANDS_PARAM_ONE_, list)
+#define PTO_OPERANDS_STORE_Dst(name, position)
+#define PTO_OPERANDS_STORE_Src(name, position) o.PTO_OPERANDS_SLOT(position) = name;
+#define PTO_OPERANDS_STORE_Tmp(name, position) o.tmp = name;
+#define PTO_OPERANDS_STORE_OptionalTmp(name, position) o.tmp = name;
+#define PTO_OPERANDS_STORE_Dst1(name, position) o.tmp = name;
+#define PTO_OPERANDS_STORE_ONE_(position, role, name) PTO_OPERANDS_STORE_##role(name, position)
+#define PTO_OPERANDS_STORE(list) PTO_OPERANDS_EACH(PTO_OPERANDS_STORE_ONE_, list)
+
+#endif /* PTO_OPERATION_OPERANDS_H_ */
