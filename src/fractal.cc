@@ -108,8 +108,8 @@ void CopyCell(T* d, const Strides& ds, const T* s, const Strides& ss, uint64_t h
 // Asks the CPU to bring `rows` rows of `bytes` bytes, `pitch` bytes apart
 // from p, into its cache, a line of 64 bytes at a time.
 void PrefetchRows(const char* p, uint64_t pitch, uint64_t rows, uint64_t bytes) {
-  for (uint64_t r = 0; r < rows; ++r, p += pitch)
-    for (uint64_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + b);
+  for (uint64_t r = 0; r < rows; ++r)
+    for (uint64_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + r * pitch + b);
 }
 
 // CopyRegion for elements of type T, cell by cell: the region cut into
