@@ -105,12 +105,22 @@ void CopyCell(T* d, const Strides& ds, const T* s, const Strides& ss, uint64_t h
   }
 }
 
+// Asks the CPU to bring `rows` rows of `bytes` bytes, `pitch` bytes apart
+// from p, into its cache, a line of 64 bytes at a time.
+void PrefetchRows(const char* p, uint64_t pitch, uint64_t rows, uint64_t bytes) {
+  for (uint64_t r = 0; r < rows; ++r)
+    for (uint64_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + r * pitch + b);
+}
+
 // CopyRegion for elements of type T, cell by cell: the region cut into
 // cells that lie inside one box of each image (CellSide), where both
 // images' offsets are linear in the row and column (StridesOf); the cells
-// taken in the order of dst's boxes. Where the two images' runs cross (NZ
-// and ZN, fractal and row-major) cells of at most 32 x 32 keep both
-// images' lines in cache.
+// taken in the order of dst's boxes, or, where only dst has boxes (a load
+// from an ND or DN image: global memory, its rows a pitch apart), in src's
+// order, so that src's rows are read front to back (dst's boxes down a
+// column of a wide matrix would touch another page at every row). Where
+// the two images' runs cross (NZ and ZN, fractal and row-major) cells of at
+// most 32 x 32 keep both images' lines in cache.
 template <typename T>
 void CopyRegionOf(const Layout& ld, T* d, uint64_t dr, uint64_t dc, const Layout& ls, const T* s,
                   uint64_t sr, uint64_t sc, uint64_t rows, uint64_t cols) {
@@ -124,12 +134,22 @@ void CopyRegionOf(const Layout& ld, T* d, uint64_t dr, uint64_t dc, const Layout
     CopyCell(d + ElementOffset(ld, dr + i, dc + j), ds, s + ElementOffset(ls, sr + i, sc + j), ss,
              std::min(h, rows - i), std::min(w, cols - j));
   };
-  if (ld.col_major) {
+  const bool from_plain = ls.box == Box::kNone && ld.box != Box::kNone;
+  const bool by_columns = from_plain ? ls.col_major : ld.col_major;
+  if (by_columns) {
     for (uint64_t j = 0; j < cols; j += w)
       for (uint64_t i = 0; i < rows; i += h) cell(i, j);
-  } else {
-    for (uint64_t i = 0; i < rows; i += h)
-      for (uint64_t j = 0; j < cols; j += w) cell(i, j);
+    return;
+  }
+  // From an ND image, the next row of cells' source rows are fetched into
+  // the cache while this one is copied: each lies a pitch from the last,
+  // on a page of its own, where the CPU's own prefetch does not follow.
+  const bool fetch_ahead = from_plain && !ls.col_major;
+  for (uint64_t i = 0; i < rows; i += h) {
+    if (fetch_ahead && rows - i > h)
+      PrefetchRows(reinterpret_cast<const char*>(s + ElementOffset(ls, sr + i + h, sc)),
+                   ls.cols * sizeof(T), std::min(h, rows - i - h), cols * sizeof(T));
+    for (uint64_t j = 0; j < cols; j += w) cell(i, j);
   }
 }
 
