@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 138 operations of libpto's table (src/operations.def), by group, in
+ * The 139 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -30,8 +30,8 @@
  *     tcolexpanddiv
  *   conversion (2): tcvt, tpack
  *   compare and select (4): tcmp, tcmps, tsel, tsels
- *   element access (8): textract, tinsert, tgather, tgather_mask,
- *     tgather_cmp, tgatherb, tscatter, tsetval
+ *   element access (9): textract, tinsert, tgather, tgather_mask,
+ *     tgather_cmp, tgatherb, tscatter, tgetval, tsetval
  *   data movement (11): tfillpad, treshape, talias, ttrans, tconcat,
  *     tconcatidx, tinterleave, tdeinterleave, tdeinterleave_single,
  *     tfillpad_inplace, tfillpad_expand
@@ -46,14 +46,13 @@
  *   the fixpipe's conversions (3): tmov_fp, textract_fp, tinsert_fp
  * Outside that table, bound by hand: pto_trandom (key and counter words),
  * pto_mgather (a table in memory), pto_mscatter (a table in memory),
- * pto_tgetval (a scalar result), pto_tmrgsort_lists (counts besides dst),
- * pto_setfmatrix (a configuration struct), pto_set_img2col_padding (a
- * configuration struct), pto_set_img2col_rpt (a configuration struct),
- * pto_timg2col (a configuration struct and per-thread registers),
- * pto_tquant_mx (exp, max and scaling besides dst), pto_tquant_hif4 (exp,
- * max and scaling besides dst), pto_set_quant_scalar (no tile operand),
- * pto_set_quant_vector (a scaling tile alone) and pto_tmov_fp_ex (option
- * flags besides the tiles).
+ * pto_tmrgsort_lists (counts besides dst), pto_setfmatrix (a configuration
+ * struct), pto_set_img2col_padding (a configuration struct),
+ * pto_set_img2col_rpt (a configuration struct), pto_timg2col (a
+ * configuration struct and per-thread registers), pto_tquant_mx (exp, max
+ * and scaling besides dst), pto_tquant_hif4 (exp, max and scaling besides
+ * dst), pto_set_quant_scalar (no tile operand), pto_set_quant_vector (a
+ * scaling tile alone) and pto_tmov_fp_ex (option flags besides the tiles).
  * ops-families:end
  *
  * Conventions shared by every function below:

@@ -129,7 +129,6 @@ enum class OpDtypes {
   kCompareMask,       // the compares' dst and the selects' mask
   kGatherIndices,     // tgather's indices
   kScatterIndices,    // tscatter's indices
-  kTgetval,           // pto_tgetval's src (not a row: it gives a scalar)
   kQuantSrc,          // tquant's src
   kDequantSrc,        // tdequant's src
   kQuantParam,        // tquant's and tdequant's scale and offset, tquant's tmp
@@ -180,8 +179,6 @@ inline constexpr OpDtypeRule kOpDtypeRules[] = {
      {PTO_DTYPE_LIST(INT16, INT32, UINT16, UINT32), PTO_DTYPE_LIST(INT16, INT32, UINT16, UINT32),
       PTO_DTYPE_LIST(INT16, INT32, UINT16, UINT32)},
      ""},
-    // tgetval reads any element type (PTOAS: the result is src's element type)
-    {OpDtypes::kTgetval, {kAllDtypes, kAllDtypes, kAllDtypes}, ""},
     // tquant's src: FLOAT32 only for the INT8 forms (the page)
     {OpDtypes::kQuantSrc,
      {PTO_DTYPE_LIST(FLOAT32), PTO_DTYPE_LIST(FLOAT32), PTO_DTYPE_LIST(FLOAT32)}, ""},

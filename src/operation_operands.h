@@ -8,6 +8,10 @@
  *   OptionalTmp(name)  a scratch tile that may be NULL (Operands::tmp)
  *   Dst1(name)         a second destination, in Operands::tmp's place: the
  *                      row's flag PTO_TRAIT_SecondDst
+ *   SrcOnly(name)      the one tile of a row with no tile result (tgetval's
+ *                      src), in dst's place first: Operands::src0, the row's
+ *                      flag PTO_TRAIT_NoDst (its result is an attributes.def
+ *                      argument of the role Out)
  * PTO_OPERANDS_EACH(M, list) expands M(position, Role, name) for each
  * operand of a row's list, position counting from 0 (dst). The helpers
  * below are what the table and the tests read from a list. */
@@ -26,6 +30,7 @@
 #define PTO_OPERANDS_SPLIT_Tmp(name) Tmp, name
 #define PTO_OPERANDS_SPLIT_OptionalTmp(name) OptionalTmp, name
 #define PTO_OPERANDS_SPLIT_Dst1(name) Dst1, name
+#define PTO_OPERANDS_SPLIT_SrcOnly(name) SrcOnly, name
 #define PTO_OPERANDS_APPLY_(M, position, ...) PTO_OPERANDS_APPLY2_(M, position, __VA_ARGS__)
 #define PTO_OPERANDS_APPLY2_(M, position, role, name) M(position, role, name)
 #define PTO_OPERANDS_ONE_(M, position, item) \
@@ -64,6 +69,7 @@
 #define PTO_OPERANDS_IS_SOURCE_Tmp 0
 #define PTO_OPERANDS_IS_SOURCE_OptionalTmp 0
 #define PTO_OPERANDS_IS_SOURCE_Dst1 0
+#define PTO_OPERANDS_IS_SOURCE_SrcOnly 1
 #define PTO_OPERANDS_SOURCE_ONE_(position, role, name) +PTO_OPERANDS_IS_SOURCE_##role
 #define PTO_OPERANDS_SOURCE_COUNT(list) (0 PTO_OPERANDS_EACH(PTO_OPERANDS_SOURCE_ONE_, list))
 
@@ -73,6 +79,7 @@
 #define PTO_OPERANDS_NAME_Tmp(name)
 #define PTO_OPERANDS_NAME_OptionalTmp(name)
 #define PTO_OPERANDS_NAME_Dst1(name)
+#define PTO_OPERANDS_NAME_SrcOnly(name) #name,
 #define PTO_OPERANDS_NAME_ONE_(position, role, name) PTO_OPERANDS_NAME_##role(name)
 #define PTO_OPERANDS_SOURCE_NAMES(list) PTO_OPERANDS_EACH(PTO_OPERANDS_NAME_ONE_, list)
 
@@ -83,6 +90,7 @@
 #define PTO_OPERANDS_TMP_Tmp 2
 #define PTO_OPERANDS_TMP_OptionalTmp 1
 #define PTO_OPERANDS_TMP_Dst1 2
+#define PTO_OPERANDS_TMP_SrcOnly 0
 #define PTO_OPERANDS_TMP_ONE_(position, role, name) +PTO_OPERANDS_TMP_##role
 #define PTO_OPERANDS_TMP(list) (0 PTO_OPERANDS_EACH(PTO_OPERANDS_TMP_ONE_, list))
 
@@ -93,19 +101,33 @@
 #define PTO_OPERANDS_TRAIT_Tmp 0u
 #define PTO_OPERANDS_TRAIT_OptionalTmp 0u
 #define PTO_OPERANDS_TRAIT_Dst1 PTO_TRAIT_SecondDst
+#define PTO_OPERANDS_TRAIT_SrcOnly PTO_TRAIT_NoDst
 #define PTO_OPERANDS_TRAIT_ONE_(position, role, name) | PTO_OPERANDS_TRAIT_##role
 #define PTO_OPERANDS_TRAITS(list) (0u PTO_OPERANDS_EACH(PTO_OPERANDS_TRAIT_ONE_, list))
 
-/* The C function's parameters after dst (each with its leading comma) and
- * the statements storing them in an Operands `o` (C++: the table). */
+/* The row's first operand (Dst or SrcOnly) as the C function's first
+ * parameter (PTO_OPERANDS_HEAD_PARAM), or as M##Role(name) for a caller's
+ * own spelling of it (PTO_OPERANDS_HEAD). */
+#define PTO_OPERANDS_FIRST_(item, ...) item
+#define PTO_OPERANDS_HEAD(M, list) \
+  PTO_OPERANDS_CAT_(M, PTO_OPERANDS_CALL_(PTO_OPERANDS_FIRST_, (PTO_OPERANDS_UNPAREN_ list, ~)))
+#define PTO_OPERANDS_HEAD_PARAM_Dst(name) pto_tile* name
+#define PTO_OPERANDS_HEAD_PARAM_SrcOnly(name) const pto_tile* name
+#define PTO_OPERANDS_HEAD_PARAM(list) PTO_OPERANDS_HEAD(PTO_OPERANDS_HEAD_PARAM_, list)
+
+/* The C function's parameters after the first (each with its leading comma)
+ * and the statements storing every operand in an Operands `o` (C++: the
+ * table). */
 #define PTO_OPERANDS_PARAM_Dst(name, position)
+#define PTO_OPERANDS_PARAM_SrcOnly(name, position)
 #define PTO_OPERANDS_PARAM_Src(name, position) , const pto_tile* name
 #define PTO_OPERANDS_PARAM_Tmp(name, position) , pto_tile* name
 #define PTO_OPERANDS_PARAM_OptionalTmp(name, position) , pto_tile* name
 #define PTO_OPERANDS_PARAM_Dst1(name, position) , pto_tile* name
 #define PTO_OPERANDS_PARAM_ONE_(position, role, name) PTO_OPERANDS_PARAM_##role(name, position)
 #define PTO_OPERANDS_PARAMS(list) PTO_OPERANDS_EACH(PTO_OPERANDS_PARAM_ONE_, list)
-#define PTO_OPERANDS_STORE_Dst(name, position)
+#define PTO_OPERANDS_STORE_Dst(name, position) o.dst = name;
+#define PTO_OPERANDS_STORE_SrcOnly(name, position) o.src0 = name;
 #define PTO_OPERANDS_STORE_Src(name, position) o.PTO_OPERANDS_SLOT(position) = name;
 #define PTO_OPERANDS_STORE_Tmp(name, position) o.tmp = name;
 #define PTO_OPERANDS_STORE_OptionalTmp(name, position) o.tmp = name;

@@ -27,6 +27,9 @@
 #define PTO_TRAIT_CubeMove (1u << 18)
 #define PTO_TRAIT_PadsMat (1u << 19)
 #define PTO_TRAIT_NoText (1u << 20)
+/* Set by a SrcOnly operand: the row has no tile result, never written in
+ * Traits. */
+#define PTO_TRAIT_NoDst (1u << 21)
 
 /* The OR of one to four flags named without their prefix. */
 #define PTO_TRAIT_BITS(...) \

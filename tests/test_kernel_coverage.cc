@@ -280,7 +280,7 @@ pto_status RunScatter(Cell& c) {
 pto_status RunElementAccess(Cell& c) {
   pto_tile* dst = c.NewDst(c.dtype, 1, 1);
   double value = 1;
-  if (c.op == OpDtypes::kTgetval) {
+  if (c.op == OpDtypes::kTGetVal) {
     Tile src = NewTile(c.dtype, kRows, kCols);
     Fill(src.get(), 1);
     value = 0;
@@ -434,7 +434,7 @@ const SpecialRun kSpecialRuns[] = {
     {OpDtypes::kTScatter, RunScatter},
     {OpDtypes::kScatterIndices, RunScatter},
     {OpDtypes::kTSetVal, RunElementAccess},
-    {OpDtypes::kTgetval, RunElementAccess},
+    {OpDtypes::kTGetVal, RunElementAccess},
     {OpDtypes::kTrandom, RunRandom},
     {OpDtypes::kTimg2col, RunImg2col},
     {OpDtypes::kGlobalGather, RunGlobalGather},

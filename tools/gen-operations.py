@@ -51,7 +51,8 @@ DEF defaults to src/operations.def beside this program. Python 3.9+, stdlib
 only.
 
 A new kind of attribute is a row of src/attributes.def (its arguments' roles
-and C types give every binding's spelling).
+and C types give every binding's spelling; an Out argument is what the
+bindings return).
 """
 import argparse
 import dataclasses
@@ -87,11 +88,12 @@ class Attr:
     java_default: str  # '' for none; else an overload without it passes this
     java_nullable: bool  # a reference type: null is refused before the call
     leads: bool = False  # the argument comes right after dst, before the sources
+    result: bool = False  # an Out argument: no parameter of the bindings, their return value
 
 
 ATTRIBUTES_DEF = ROOT / "src" / "attributes.def"
 HEADER_FILE = ROOT / "include" / "pto_c.h"
-ROLES = ("None", "Double", "Index", "Bool", "Enum")
+ROLES = ("None", "Double", "Index", "Bool", "Enum", "Out")
 
 
 def enum_type_name(ctype):
@@ -147,6 +149,13 @@ def argument_attr(role, ctype, c_name, binding_name, default, leads, second, hea
                     go_type="int", go_value="int64({})", rust_type="usize",
                     rust_value="{} as sys::size_t", java_type="long", java_value="{}",
                     java_default="", java_nullable=False, leads=leads)
+    if role == "Out":
+        # The C function's result (a double written through the pointer): each
+        # binding returns it, Python as a float.
+        return Attr(c_name=c_name, py_name=binding_name, py_default="", py_stub="float", py_kind="",
+                    py_c_default="", py_c_value="a.out", go_type="float64", go_value="&{}",
+                    rust_type="f64", rust_value="&mut {}", java_type="double", java_value="{}",
+                    java_default="", java_nullable=False, leads=leads, result=True)
     raise ValueError(role)
 
 
@@ -156,8 +165,9 @@ PY_KINDS = {("Enum",): "ATTR_ENUM", ("Bool",): "ATTR_ENUM", ("Double",): "ATTR_D
             ("Enum", "Enum"): "ATTR_ENUM_PAIR", ("Double", "Enum"): "ATTR_DOUBLE_ENUM",
             ("Double", "Bool"): "ATTR_DOUBLE_ENUM", ("Index", "Index"): "ATTR_INDEX_PAIR",
             ("Index", "Double"): "ATTR_INDEX_DOUBLE", ("Index",): "ATTR_INDEX",
-            ("Enum", "Index"): "ATTR_ENUM_INDEX"}
-PY_FIELDS = {"Double": ("d", "d"), "Index": ("n", "m"), "Bool": ("i", "j"), "Enum": ("i", "j")}
+            ("Enum", "Index"): "ATTR_ENUM_INDEX", ("Index", "Out"): "ATTR_INDEX_OUT"}
+PY_FIELDS = {"Double": ("d", "d"), "Index": ("n", "m"), "Bool": ("i", "j"), "Enum": ("i", "j"),
+             "Out": ("out", "out")}
 
 
 def parse_attributes(path=ATTRIBUTES_DEF):
@@ -185,6 +195,8 @@ def parse_attributes(path=ATTRIBUTES_DEF):
             for i, (role, _, _, _, default, _) in enumerate(arguments[:len(roles)]):
                 field = PY_FIELDS[role][1 if i == 1 and roles[0] == role else 0]
                 value = "0" if default in ("_", "0") else default
+                if role == "Out":
+                    continue  # run_operation points it at the result
                 fields.append(f".{field} = {value}")
             attrs[0] = dataclasses.replace(attrs[0], py_c_default="{" + ", ".join(fields) + "}")
             kind_name = PY_KINDS.get(tuple(roles))
@@ -203,14 +215,17 @@ AFTER_SOURCES = {"Tmp": "Required", "OptionalTmp": "Optional", "Dst1": "Required
 
 
 def parse_operands(text, fail):
-    """A row's Operands list: (source names, Tmp role, Dst1's name or '').
-    Dst(dst) first, then the sources, then at most one Tmp, OptionalTmp or
-    Dst1 (the order of the C function)."""
+    """A row's Operands list: (source names, Tmp role, Dst1's name or '',
+    whether it has a dst). Dst(dst) first, then the sources, then at most one
+    Tmp, OptionalTmp or Dst1 (the order of the C function); or SrcOnly(name)
+    alone, the one tile of a row with no tile result."""
     items = re.findall(r"(\w+)\((\w+)\)", text)
     if not re.fullmatch(r"\(\s*\w+\(\w+\)(\s*,\s*\w+\(\w+\))*\s*\)", text):
         fail(f"Operands {text!r} are not a parenthesised list of Role(name)")
+    if len(items) == 1 and items[0][0] == "SrcOnly":
+        return [items[0][1]], "None", "", False
     if items[0] != ("Dst", "dst"):
-        fail(f"Operands {text!r} do not start with Dst(dst)")
+        fail(f"Operands {text!r} do not start with Dst(dst), nor are SrcOnly(name) alone")
     roles = [role for role, _ in items[1:]]
     sources = [name for role, name in items[1:] if role == "Src"]
     after = roles[len(sources):]
@@ -220,7 +235,7 @@ def parse_operands(text, fail):
              f"{', '.join(AFTER_SOURCES)}")
     tmp = AFTER_SOURCES[after[0]] if after else "None"
     second = items[-1][1] if after == ["Dst1"] else ""
-    return sources, tmp, second
+    return sources, tmp, second, True
 PROFILES = ("HOST", "A2A3", "A5")
 
 
@@ -310,9 +325,6 @@ HAND_BOUND = [
     HandBound("mscatter", "element_access", "table, table_elements, table_dtype, src, indices, coalesce",
               "src's valid region into a table in memory by row or element index, the last writer winning",
               "all 9", "a table in memory"),
-    HandBound("tgetval", "element_access", "src, index, &out",
-              "src's element at flat offset index (row * cols + col), a valid one, as an exact double",
-              "all 9", "a scalar result"),
     HandBound("tmrgsort_lists", "sort", "dst, src0, src1, src2, src3, tmp, exhausted, executed",
               "two to four sorted lists of value-index pairs merged in descending order; how many "
               "pairs each list gave in executed", "float16, float32", "counts besides dst"),
@@ -384,6 +396,7 @@ class Operation:
     summary: str
     traits: list  # operations.def's Traits, e.g. ["MaskDst"]
     group: str    # operations.def's Group, a key of GROUP
+    has_dst: bool = True  # False: a SrcOnly row, its result an Out argument (tgetval)
 
     @property
     def cname(self):
@@ -392,6 +405,8 @@ class Operation:
     @property
     def tiles(self):
         """The tile arguments, in the C order."""
+        if not self.has_dst:
+            return list(self.sources)
         return ["dst"] + self.sources + ([self.tmp_name] if self.tmp != "None" else [])
 
     @property
@@ -403,6 +418,16 @@ class Operation:
 
     def c_arguments(self):
         return self.arrange(self.tiles, [a.c_name for a in self.attrs])
+
+    @property
+    def params(self):
+        """The attribute arguments the bindings take: all but an Out one."""
+        return [a for a in self.attrs if not a.result]
+
+    @property
+    def result(self):
+        """The Out argument the bindings return, or None (they return dst or nothing)."""
+        return next((a for a in self.attrs if a.result), None)
 
     @property
     def attr_at(self):
@@ -425,7 +450,8 @@ class Operation:
         lines = [f"{self.upper} ({code(self.cname)}): {text(self.summary)}."]
         # A MaskDst row's lists are its compared source's (dst is its mask),
         # an IndexDst row's its source's (dst holds indices into it).
-        subject = self.sources[0] if "MaskDst" in self.traits or "IndexDst" in self.traits else "dst"
+        subject = self.sources[0] if "MaskDst" in self.traits or "IndexDst" in self.traits \
+            or not self.has_dst else "dst"
         lines.append(f"{subject}'s dtypes: " + "; ".join(f"{p} {dtypes(self.dtypes[p])}" for p in PROFILES) + ".")
         if self.second == "cdst":
             lines.append(f"{code('cdst')} is the second destination, each row's count in its first "
@@ -500,7 +526,7 @@ def parse(path):
             fail(f"Family {family!r} is none of {', '.join(FAMILIES)}")
         if group not in GROUP:
             fail(f"Group {group!r} has no entry in tools/gen-operations.py's GROUPS")
-        source_names, tmp, second = parse_operands(operands, fail)
+        source_names, tmp, second, has_dst = parse_operands(operands, fail)
         if attr not in attributes:
             fail(f"Attr {attr!r} has no row in src/attributes.def")
         if not re.fullmatch(r"\(\s*\w+(\s*,\s*\w+)*\s*\)", traits):
@@ -516,7 +542,8 @@ def parse(path):
         summary = re.sub(r"\\(.)", r"\1", "".join(literals)).rstrip(".")
         ops.append(Operation(camel, upper, mnemonic, family, source_names,
                              tmp, second, attributes[attr], dtypes, summary,
-                             [t.strip() for t in traits[1:-1].split(",") if t.strip() != "None"], group))
+                             [t.strip() for t in traits[1:-1].split(",") if t.strip() != "None"], group,
+                             has_dst))
     if not ops:
         raise SystemExit(f"{path}: no PTO_OPERATION rows")
     return ops
@@ -533,7 +560,7 @@ def c_string(s):
 def python_parameters(op):
     """[(name, default or None)] of the Python function after dst."""
     params = [(name, "None" if name == "tmp" and op.tmp == "Optional" else None) for name in op.tiles]
-    params = op.arrange(params, [(a.py_name, a.py_default or None) for a in op.attrs])
+    params = op.arrange(params, [(a.py_name, a.py_default or None) for a in op.params])
     # Python's rule: no default before a parameter without one (tcvt's tmp,
     # before mode and sat, is then required, None allowed).
     last_required = max(i for i, (_, default) in enumerate(params) if default is None)
@@ -585,7 +612,8 @@ def gen_python_c(ops):
         signature = ", ".join(n + ("=" + d if d else "") for n, d in python_parameters(op))
         first, *rest = op.doc_lines("None")
         doc = [f"{op.mnemonic}($module, /, {signature})\n", "--\n", "\n"]
-        doc += [line + "\n" for line in textwrap.wrap(first + " Returns dst.", 88)]
+        returns = " Returns the value, a float." if op.result else " Returns dst."
+        doc += [line + "\n" for line in textwrap.wrap(first + returns, 88)]
         doc += ["\n"] * bool(rest) + [line + "\n" for line in textwrap.wrap(" ".join(rest), 88)]
         doc[-1] = doc[-1][:-1]  # RELEASES_GIL starts a line
         methods.append(f"    {{\"{op.mnemonic}\", (PyCFunction)(void (*)(void))op_{op.mnemonic}, "
@@ -598,10 +626,12 @@ def gen_python_c(ops):
 def gen_python_pyi(ops):
     out = [f"# {HEADER}"]
     for op in ops:
-        params = op.arrange([f"{name}: {'_TC' if name == 'dst' else 'Optional[TileCore]'}" + (" = ..." if d else "")
-                             for name, d in python_parameters(op) if name in op.tiles],
-                            [f"{a.py_name}: {a.py_stub}" + (" = ..." if a.py_default else "") for a in op.attrs])
-        out.append(wrap_call(f"def {op.mnemonic}(", params, ") -> _TC: ..."))
+        # (A SrcOnly row's tile is required: its C function refuses NULL.)
+        params = op.arrange([f"{name}: {'_TC' if name == 'dst' else 'TileCore' if not op.has_dst else 'Optional[TileCore]'}"
+                             + (" = ..." if d else "") for name, d in python_parameters(op) if name in op.tiles],
+                            [f"{a.py_name}: {a.py_stub}" + (" = ..." if a.py_default else "") for a in op.params])
+        returns = op.result.py_stub if op.result else "_TC"
+        out.append(wrap_call(f"def {op.mnemonic}(", params, f") -> {returns}: ..."))
     return "\n".join(out) + "\n"
 
 
@@ -638,7 +668,8 @@ def gen_go(ops):
     for op in ops:
         name, n = go_name(op), len(op.tiles)
         params = ", ".join(op.arrange([f"{t} *Tile" for t in op.tiles],
-                                      [f"{a.c_name} {a.go_type}" for a in op.attrs]))
+                                      [f"{a.c_name} {a.go_type}" for a in op.params]))
+        result = op.result
         args = ", ".join(op.arrange([f"hs[{i}]" for i in range(n)],
                                     [a.go_value.format(a.c_name) for a in op.attrs]))
         lines = op.doc_lines("nil")
@@ -646,16 +677,18 @@ def gen_go(ops):
         out += ["", f"var {op.mnemonic}Operands = []string{{{', '.join(chr(34) + t + chr(34) for t in op.tiles)}}}",
                 ""]
         out += comment("// ", lines)
+        zero = "0, " if result else ""
         out += [
-            f"func {name}({params}) error {{",
+            f"func {name}({params}) {f'({result.go_type}, error)' if result else 'error'} {{",
             f"\tvar hs [{n}]uintptr",
             f"\ttiles := []*Tile{{{', '.join(op.tiles)}}}",
             f'\tif err := resolve("pto.{name}", {op.mnemonic}Operands, tiles, hs[:]); err != nil {{',
-            "\t\treturn err",
+            f"\t\treturn {zero}err",
             "\t}",
+        ] + ([f"\tvar {result.c_name} {result.go_type}"] if result else []) + [
             f"\terr := check(ptoc.P{op.cname[1:]}({args}))",
             "\tkeepAlive(tiles)",
-            "\treturn err",
+            f"\treturn {result.c_name + ', ' if result else ''}err",
             "}",
         ]
     return "\n".join(out) + "\n"
@@ -671,8 +704,8 @@ def rust_doc(s):
 def gen_rust(ops):
     out = [f"// {HEADER}", "// Included by ops.rs, whose Source, InPlace and PowAlgorithm it uses."]
     for op in ops:
-        params, args = ["dst: &mut impl Operand"], ["d"]
-        for s in op.sources:
+        params, args = (["dst: &mut impl Operand"], ["d"]) if op.has_dst else ([], [])
+        for s in (op.sources if op.has_dst else []):
             params.append(f"{s}: impl Source")
             args.append(f"{s}.source_ptr(d)")
         if op.tmp == "Required":
@@ -681,16 +714,22 @@ def gen_rust(ops):
         elif op.tmp == "Optional":
             params.append("tmp: Option<&dyn Operand>")
             args.append("tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr())")
-        params = op.arrange(params, [f"{a.c_name}: {a.rust_type}" for a in op.attrs])
+        if not op.has_dst:  # a SrcOnly row's one tile, read only
+            params.append(f"{op.sources[0]}: &impl Operand")
+            args.append(f"{op.sources[0]}.as_ptr()")
+        result = op.result
+        params = op.arrange(params, [f"{a.c_name}: {a.rust_type}" for a in op.params])
         args = op.arrange(args, [a.rust_value.format(a.c_name) for a in op.attrs])
         lines = op.doc_lines("None", code=lambda c: f"`{c}`", text=rust_doc)
         out += [""] + comment("/// ", lines)
+        call = f"    check(unsafe {{ sys::{op.cname}({', '.join(args)}) }})" + ("?;" if result else "")
         out += [f"pub fn {op.mnemonic}("] + [f"    {p}," for p in params] + [
-            ") -> Result<()> {",
-            "    let d = dst.as_ptr();",
-        ] + ([call] if len(call := f"    check(unsafe {{ sys::{op.cname}({', '.join(args)}) }})") <= 100 else [
-            "    check(unsafe {", f"        sys::{op.cname}("] + [f"            {a}," for a in args] + [
-            "        )", "    })"]) + ["}"]
+            f") -> Result<{result.rust_type if result else '()'}> {{",
+        ] + ([f"    let mut {result.c_name} = 0.0{result.rust_type};"] if result else ["    let d = dst.as_ptr();"]) + (
+            [call] if len(call) <= 100 else [
+                "    check(unsafe {", f"        sys::{op.cname}("] + [f"            {a}," for a in args] + [
+                "        )", "    })" + ("?;" if result else "")]) + (
+            [f"    Ok({result.c_name})"] if result else []) + ["}"]
     return "\n".join(out) + "\n"
 
 
@@ -713,14 +752,20 @@ def gen_java(ops):
     for op in ops:
         # The one attribute an overload may leave at its default (none with two).
         attr = op.attrs[0] if len(op.attrs) == 1 else None
-        params = op.arrange([f"Tile {t}" for t in op.tiles], [f"{a.java_type} {a.c_name}" for a in op.attrs])
+        result = op.result
+        params = op.arrange([f"Tile {t}" for t in op.tiles], [f"{a.java_type} {a.c_name}" for a in op.params])
         where = f'"Pto.{java_name(op)}"'
         args = op.arrange([f'Tile.handleOf({t}, {where}, "{t}")' for t in op.tiles],
                           [a.java_value.format(a.c_name) for a in op.attrs])
+        # An Out argument: a one-element array the native call writes, its
+        # element the method's result.
         lines = op.doc_lines("null", code=lambda c: f"{{@code {c}}}", text=java_doc)
         lines = lines[:1] + ["<p>" + line for line in lines[1:]]
         out += ["", "    /**"] + [line for line in comment("     * ", lines, 100) if line != "     *"] + ["     */"]
-        out.append(f"    public static void {java_name(op)}({', '.join(params)}) {{")
+        out.append(f"    public static {result.java_type if result else 'void'} {java_name(op)}"
+                   f"({', '.join(params)}) {{")
+        if result:
+            out.append(f"        {result.java_type}[] {result.c_name} = new {result.java_type}[1];")
         for a in (a for a in op.attrs if a.java_nullable):
             out += [f"        if ({a.c_name} == null) {{",
                     f'            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.{java_name(op)}: '
@@ -729,7 +774,7 @@ def gen_java(ops):
         out += ["        try {", f"            PtoNative.{op.cname}(" + ",\n                    ".join(args) + ");",
                 "        } finally {"]
         out += [f"            Reference.reachabilityFence({t});" for t in op.tiles]
-        out += ["        }", "    }"]
+        out += ["        }"] + ([f"        return {result.c_name}[0];"] if result else []) + ["    }"]
         # Overloads without the optional tmp and/or the attribute's default.
         for drop_tmp in ([False, True] if op.tmp == "Optional" else [False]):
             for drop_attr in ([False, True] if attr and attr.java_default else [False]):

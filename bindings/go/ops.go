@@ -32,22 +32,6 @@ func keepAlive(tiles []*Tile) {
 	}
 }
 
-// TGetVal is TGETVAL (pto_tgetval): src's element at flat offset index
-// (row*cols + col), which must be in src's valid region (ErrOutOfRange
-// otherwise), exactly as a float64. Written here, not generated: it gives a
-// value, not a tile.
-func TGetVal(src *Tile, index int) (float64, error) {
-	var hs [1]uintptr
-	tiles := []*Tile{src}
-	if err := resolve("pto.TGetVal", []string{"src"}, tiles, hs[:]); err != nil {
-		return 0, err
-	}
-	var out float64
-	err := check(ptoc.Pto_tgetval(hs[0], int64(index), &out))
-	keepAlive(tiles)
-	return out, err
-}
-
 // TRandom is TRANDOM (pto_trandom): dst's valid region filled with
 // Philox-4x32 words (rounds 7 or 10) from the key and the 128-bit counter
 // (counter[0] least significant), in A5's order, bit for bit; an Int32 or

@@ -804,6 +804,24 @@ func TAddRelu(dst *Tile, src0 *Tile, src1 *Tile) error {
 	return err
 }
 
+var tgetvalOperands = []string{"src"}
+
+// TGetVal is TGETVAL (pto_tgetval): src's element at flat offset index (row
+// * cols + col), a valid one, as an exact double.
+//
+// src's dtypes: HOST all; A2A3 all; A5 all.
+func TGetVal(src *Tile, index int) (float64, error) {
+	var hs [1]uintptr
+	tiles := []*Tile{src}
+	if err := resolve("pto.TGetVal", tgetvalOperands, tiles, hs[:]); err != nil {
+		return 0, err
+	}
+	var out float64
+	err := check(ptoc.Pto_tgetval(hs[0], int64(index), &out))
+	keepAlive(tiles)
+	return out, err
+}
+
 var tsetvalOperands = []string{"dst"}
 
 // TSetVal is TSETVAL (pto_tsetval): value in dst's element at flat offset

@@ -4,10 +4,9 @@
 // TGETVAL and TSETVAL address the element at a flat offset, index = row *
 // cols + col, as pto-isa's Tile::GetValue and Tile::SetValue address it
 // (include/pto/common/pto_tile.hpp) and PTOAS's tgetval/tsetval take it (a
-// linear element offset); the index tiles hold such offsets. tsetval,
-// textract and tinsert are rows of operations.def (their checks and runs
-// here); tgetval gives a value rather than a tile, so its C function is
-// written here.
+// linear element offset); the index tiles hold such offsets. tgetval,
+// tsetval, textract and tinsert are rows of operations.def (their checks and
+// runs here); tgetval's row has no dst: its value goes to the out argument.
 #include "ops/common.h"
 
 #include <stddef.h>
@@ -55,10 +54,18 @@ pto_status CheckTgetval(const pto_tile* src, size_t index, bool out_given, bool 
   Validator v("pto_tgetval");
   v.OnVec("src", src).NotNull("src", src).Require(out_given, PTO_ERR_NULL_ARGUMENT, "out is NULL");
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTgetval, profile, "src", src);
+  v.DtypeAccepted(OpDtypes::kTGetVal, profile, "src", src);
   if (index_known) RequireValidElement(v, "src", src, index, profile);
   return v.status();
 }
+
+// The row's check and run: src0 the tile, index[0] the offset, out the
+// result.
+pto_status CheckTGetVal(const Operands& o, pto_profile profile) {
+  return CheckTgetval(o.src0, o.index[0], o.out != nullptr, o.contents_known, profile);
+}
+
+void RunTGetVal(const Operands& o, pto_profile) { *o.out = ElementValue(o.src0, o.index[0]); }
 
 namespace {
 template <typename T>
@@ -273,15 +280,3 @@ void RunTInsert(const Operands& o, pto_profile) {
 
 }  // namespace ops
 }  // namespace pto
-
-extern "C" {
-
-pto_status pto_tgetval(const pto_tile* src, size_t index, double* out) {
-  const pto_status status =
-      pto::ops::CheckTgetval(src, index, out != nullptr, true, pto::CurrentProfile());
-  if (status != PTO_OK) return status;
-  *out = pto::ops::ElementValue(src, index);
-  return PTO_OK;
-}
-
-}  // extern "C"

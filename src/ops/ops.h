@@ -49,6 +49,7 @@ struct Operands {
   const pto_tile* src3 = nullptr;  // a fourth (tconcatidx's src1_idx)
   const pto_tile* src4 = nullptr;  // a fifth (tmatmul_mx_bias's bias)
   bool cube_placements_checked = false;
+  double* out = nullptr;  // a row's scalar result (tgetval's value; its NoDst trait)
 };
 
 enum class OpId : uint8_t {
@@ -98,6 +99,7 @@ enum class ArgRole : uint8_t {
   kIndex,   // Operands::index, in order
   kBool,    // Operands::attr, 0 or 1
   kEnum,    // Operands::attr; a second enum Operands::sat
+  kOut,     // Operands::out: where the result goes (tgetval's value)
 };
 
 // How PTO assembly spells an attribute (attributes.def's Text): which parser

@@ -206,7 +206,7 @@ pto_status RefuseCubeTiles(const OpDescriptor& op, const Operands& o) {
 PTO_CHECK_INLINE inline pto_status RunAccepted(const OpDescriptor& op, const Operands& o,
                                                pto_profile profile) {
   // (tcvt computes in float lanes when either dtype is a float type.)
-  const FloatEnvironmentGuard float_env(IsFloatDtype(o.dst->dtype) ||
+  const FloatEnvironmentGuard float_env((o.dst != nullptr && IsFloatDtype(o.dst->dtype)) ||
                                         (o.src0 != nullptr && IsFloatDtype(o.src0->dtype)));
   op.run(o, profile);
   return PTO_OK;
@@ -329,13 +329,14 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
                                                        size_t index0, size_t index1,
                                                        const pto_tile* src2,
                                                        const pto_tile* src3,
-                                                       const pto_tile* src4,
+                                                       const pto_tile* src4, double* out,
                                                        pto_profile profile) {
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   Operands o{dst, src0, src1, tmp, attr, scalar, sat, {index0, index1}};
   o.src2 = src2;
   o.src3 = src3;
   o.src4 = src4;
+  o.out = out;
   if constexpr (kId == OpId::kTMov) {
     // A move into or out of the cube's memories: the cube's rules.
     if (IsCubeMove(o)) {
@@ -365,7 +366,10 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
     if (placed != PTO_OK) return placed;
   }
   const pto_status status = op.check(o, profile);
-  if (status != PTO_OK || (IsEmptyRegion(dst) && !WritesWholeDst(op))) return status;
+  // (A NoDst row's result is one value, whatever src's region.)
+  if (status != PTO_OK ||
+      (!HasTrait(op, PTO_TRAIT_NoDst) && IsEmptyRegion(dst) && !WritesWholeDst(op)))
+    return status;
   return RunAccepted(op, o, profile);
 }
 
@@ -380,7 +384,7 @@ PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
   const pto_profile profile = CurrentProfile();
   if (PTO_UNLIKELY(!IsCommonCall<kId>(o, profile)))
     return CheckAndRun<kId>(o.dst, o.src0, o.src1, o.tmp, o.attr, o.scalar, o.sat, o.index[0],
-                            o.index[1], o.src2, o.src3, o.src4, profile);
+                            o.index[1], o.src2, o.src3, o.src4, o.out, profile);
   return RunAccepted(op, o, profile);
 }
 
@@ -391,8 +395,8 @@ PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
 using pto::ops::Call;
 using pto::ops::Operands;
 
-// The C functions, their parameters from each row's roles: dst, the
-// sources, tmp where the row has one (its Operands list:
+// The C functions, their parameters from each row's roles: dst (or a
+// NoDst row's one source), the sources, tmp where the row has one (its Operands list:
 // operation_operands.h), the attribute's arguments (its attributes.def row:
 // before the sources where it leads).
 
@@ -403,11 +407,13 @@ using pto::ops::Operands;
 #define PTO_ARG_PARAM_Index(type, name) , type name
 #define PTO_ARG_PARAM_Bool(type, name) , type name
 #define PTO_ARG_PARAM_Enum(type, name) , type name
+#define PTO_ARG_PARAM_Out(type, name) , type name
 #define PTO_ARG_STORE_None(name, second)
 #define PTO_ARG_STORE_Double(name, second) o.scalar = name;
 #define PTO_ARG_STORE_Index(name, second) o.index[second] = name;
 #define PTO_ARG_STORE_Bool(name, second) o.attr = name;
 #define PTO_ARG_STORE_Enum(name, second) (second ? o.sat : o.attr) = pto::RawEnumValue(name);
+#define PTO_ARG_STORE_Out(name, second) o.out = name;
 // A row of attributes.def as the parameters before the sources (LEAD), after
 // tmp (TRAIL), and the statements that store them.
 #define PTO_ATTR_LEAD(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \
@@ -425,10 +431,11 @@ using pto::ops::Operands;
 extern "C" {
 
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, operand_list, Attr, ...)            \
-  pto_status pto_##mnemonic(pto_tile* dst PTO_ATTRIBUTE_##Attr(PTO_ATTR_LEAD)          \
-                                PTO_OPERANDS_PARAMS(operand_list)                      \
-                                    PTO_ATTRIBUTE_##Attr(PTO_ATTR_TRAIL)) {            \
-    Operands o{dst, nullptr, nullptr, nullptr, 0};                                     \
+  pto_status pto_##mnemonic(PTO_OPERANDS_HEAD_PARAM(operand_list)                      \
+                                PTO_ATTRIBUTE_##Attr(PTO_ATTR_LEAD)                    \
+                                    PTO_OPERANDS_PARAMS(operand_list)                  \
+                                        PTO_ATTRIBUTE_##Attr(PTO_ATTR_TRAIL)) {        \
+    Operands o{nullptr, nullptr, nullptr, nullptr, 0};                                 \
     PTO_OPERANDS_STORE(operand_list) PTO_ATTRIBUTE_##Attr(PTO_ATTR_STORE) return Call< \
         pto::ops::OpId::k##Camel>(o);                                                  \
   }

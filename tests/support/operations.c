@@ -116,7 +116,8 @@ pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *sr
     switch (op) {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, Fam, operand_list, Attr, ...)         \
     case OP_##UPPER:                                                                \
-        return pto_##mnemonic(dst PTO_ATTRIBUTE_##Attr(PTO_TEST_ATTR_LEAD)          \
+        return pto_##mnemonic(PTO_OPERANDS_HEAD(PTO_TEST_HEAD_, operand_list)      \
+                                  PTO_ATTRIBUTE_##Attr(PTO_TEST_ATTR_LEAD)          \
                                   PTO_OPERANDS_EACH(PTO_TEST_OPERAND, operand_list) \
                                       PTO_ATTRIBUTE_##Attr(PTO_TEST_ATTR_TRAIL));
 #include "../../src/operations.def"
@@ -124,6 +125,8 @@ pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *sr
     }
     return PTO_ERR_INVALID_ARGUMENT;
 }
+
+double op_out_value;
 
 size_t (*op_index_draw)(size_t test);
 

@@ -162,16 +162,22 @@ bool op_tested_apart(op_id op);
 #define PTO_TEST_OPERAND_Tmp(position) , tmp
 #define PTO_TEST_OPERAND_OptionalTmp(position) , tmp
 #define PTO_TEST_OPERAND_Dst1(position) , tmp
+#define PTO_TEST_OPERAND_SrcOnly(position)
+/* The first argument: dst, or src0 for a row with no tile result
+ * (PTO_OPERANDS_HEAD). */
+#define PTO_TEST_HEAD_Dst(name) dst
+#define PTO_TEST_HEAD_SrcOnly(name) src0
 #define PTO_TEST_OPERAND(position, role, name) PTO_TEST_OPERAND_##role(position)
 /* An attribute's arguments, from its attributes.def row: a Double passes
  * op_scalar_value(src1), an Index op_index_value(Test), any other role the
- * row's Test column. LEAD: the arguments before the sources (a leading
+ * row's Test column, an Out &op_out_value. LEAD: the arguments before the sources (a leading
  * row's); TRAIL: after tmp. */
 #define PTO_TEST_ARG_None(test)
 #define PTO_TEST_ARG_Double(test) , op_scalar_value(src1)
 #define PTO_TEST_ARG_Index(test) , op_index_value((size_t)(test))
 #define PTO_TEST_ARG_Bool(test) , test
 #define PTO_TEST_ARG_Enum(test) , test
+#define PTO_TEST_ARG_Out(test) , &op_out_value
 #define PTO_TEST_ATTR_ARGS(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \
     PTO_TEST_ARG_##R0(E0) PTO_TEST_ARG_##R1(E1)
 #define PTO_TEST_ATTR_LEAD(Kind, Leads, ...) PTO_TEST_LEAD_##Leads(PTO_TEST_ATTR_ARGS(Kind, Leads, __VA_ARGS__))
@@ -180,6 +186,9 @@ bool op_tested_apart(op_id op);
 #define PTO_TEST_LEAD_1(args) args
 #define PTO_TEST_TRAIL_0(args) args
 #define PTO_TEST_TRAIL_1(args)
+/* Where op_call's Out argument points: the last result of a row with no
+ * tile result (tgetval). */
+extern double op_out_value;
 /* Element (0, 0) of t as a double (0 for NULL): a Scalar row's scalar. */
 double op_scalar_value(const pto_tile *t);
 /* The value op_call passes for an Index argument whose Test value is

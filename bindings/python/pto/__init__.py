@@ -77,7 +77,7 @@ from . import _enums, _operations, _pto
 from ._enums import *  # noqa: F401,F403  (every enum of include/pto_c.h, generated)
 from ._enums import DType, Layout, Location, Profile, Status
 from ._operations import *  # noqa: F401,F403  (one function per operation of src/operations.def)
-from ._pto import get_profile as _get_profile, simd_target, tgetval, tmrgsort_lists, trandom
+from ._pto import get_profile as _get_profile, simd_target, tmrgsort_lists, trandom
 from ._pto import set_img2col_padding, set_img2col_rpt, setfmatrix, timg2col  # a config struct
 from ._pto import tmov_fp_ex  # option flags: not a row of src/operations.def, bound by hand
 
@@ -93,7 +93,6 @@ __all__ = [
     "FIXPIPE_RELU",
     "FIXPIPE_CAST",
     "FIXPIPE_STORE",
-    "tgetval",
     "tmrgsort_lists",
     "trandom",
     "setfmatrix",

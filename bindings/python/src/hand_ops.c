@@ -1,5 +1,5 @@
 /* Instructions whose operands fit no row of src/operations.def, written here
- * as tgetval and timg2col are in module.c: MGATHER and MSCATTER (a table in
+ * as timg2col is in module.c: MGATHER and MSCATTER (a table in
  * the caller's memory: any C-contiguous buffer, a numpy array through
  * pto.mgather / pto.mscatter, which check its dtype first) and TQUANT's MX
  * forms (exp, max and scaling besides dst). They keep the GIL, so no tile

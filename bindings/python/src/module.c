@@ -83,26 +83,6 @@ static PyObject *mod_board_mode(PyObject *module, PyObject *unused) {
     return PyBool_FromLong(pto_board_mode());
 }
 
-/* tgetval(src, index): pto_tgetval's element as a float (exact for every
- * dtype). Written here: the generated operations return the tile they
- * write, tgetval a value. */
-static PyObject *mod_tgetval(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)module;
-    static const char *const names[] = {"src", "index"};
-    PyObject *a[2];
-    if (parse_fastcall("tgetval", names, 2, 2, args, nargs, kwnames, a) < 0) return NULL;
-    pto_tile *src = NULL;
-    size_t index = 0;
-    if (tile_arg(a[0], "tgetval", "src", &src) < 0 || as_size(a[1], "index", &index) < 0) return NULL;
-    double value = 0;
-    const pto_status s = pto_tgetval(src, index, &value);
-    if (s != PTO_OK) {
-        raise_status(s);
-        return NULL;
-    }
-    return PyFloat_FromDouble(value);
-}
-
 /* trandom(dst, key, counter, rounds=10): pto_trandom with key a pair and
  * counter a 4-sequence of ints in [0, 2^32); returns dst, as the generated
  * operations do. Written here: its key and counter words fit no row. */
@@ -252,8 +232,8 @@ static PyObject *mod_tmrgsort_lists(PyObject *module, PyObject *const *args, Py_
 
 /* The operations' functions are operations.c's operation_methods and
  * fixpipe_methods (tmov_fp_ex), hand_ops.c's and thread_settings.c's, added by
- * PyInit__pto; tgetval, tmrgsort_lists, trandom and the img2col functions
- * are here. */
+ * PyInit__pto; tmrgsort_lists, trandom and the img2col functions are
+ * here. */
 static PyMethodDef module_methods[] = {
     {"version", mod_version, METH_NOARGS, "version()\n--\n\nThe library's version, pto_version_string()."},
     {"simd_target", mod_simd_target, METH_NOARGS,
@@ -275,11 +255,6 @@ static PyMethodDef module_methods[] = {
      "occurrence a warning on stderr, instead of raising."},
     {"board_mode", mod_board_mode, METH_NOARGS,
      "board_mode()\n--\n\nThe calling thread's board mode; False until set."},
-    {"tgetval", (PyCFunction)(void (*)(void))mod_tgetval, METH_FASTCALL | METH_KEYWORDS,
-     "tgetval(src, index)\n--\n\n"
-     "TGETVAL (pto_tgetval): src's element at flat offset index (row * cols + col), which\n"
-     "must be in src's valid region (else OutOfRangeError), as a float: exact for every\n"
-     "dtype."},
     {"trandom", (PyCFunction)(void (*)(void))mod_trandom, METH_FASTCALL | METH_KEYWORDS,
      "trandom(dst, key, counter, rounds=10)\n--\n\n"
      "TRANDOM (pto_trandom): dst's valid region filled with Philox-4x32 words (rounds 7 or\n"

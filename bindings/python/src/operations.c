@@ -82,13 +82,15 @@ typedef struct {
     int j;    /* ATTR_ENUM_PAIR: the second enum value */
     size_t n; /* ATTR_INDEX, ATTR_INDEX_PAIR, ATTR_INDEX_DOUBLE, ATTR_ENUM_INDEX: an offset */
     size_t m; /* ATTR_INDEX_PAIR: the second offset */
+    double *out; /* ATTR_INDEX_OUT: where the C function writes its result */
 } attr_value;
 
 /* ATTR_ENUM_PAIR: two enum arguments (tcvt's mode and sat); ATTR_DOUBLE_ENUM:
  * a double and an enum (tci's start and descending); ATTR_INDEX_PAIR: two
  * offsets (textract's); ATTR_INDEX_DOUBLE: an offset and a double (tsetval's
  * index and value); ATTR_INDEX: one (tmrgsort's block length); ATTR_ENUM_INDEX:
- * an enum and an offset (tgather_cmp's mode and offset). */
+ * an enum and an offset (tgather_cmp's mode and offset); ATTR_INDEX_OUT: an
+ * offset and the result the function returns instead of dst (tgetval's). */
 typedef enum {
     ATTR_NONE,
     ATTR_ENUM,
@@ -98,12 +100,14 @@ typedef enum {
     ATTR_INDEX_PAIR,
     ATTR_INDEX_DOUBLE,
     ATTR_INDEX,
-    ATTR_ENUM_INDEX
+    ATTR_ENUM_INDEX,
+    ATTR_INDEX_OUT
 } attr_kind;
 
 static Py_ssize_t attr_count(attr_kind kind) {
     return kind == ATTR_NONE                                                   ? 0
-           : kind == ATTR_ENUM || kind == ATTR_DOUBLE || kind == ATTR_INDEX    ? 1
+           : kind == ATTR_ENUM || kind == ATTR_DOUBLE || kind == ATTR_INDEX ||
+                   kind == ATTR_INDEX_OUT                                      ? 1
                                                                                : 2;
 }
 
@@ -140,6 +144,7 @@ static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
     case ATTR_ENUM_INDEX:
         return as_enum_value(o, name, &out->i);
     case ATTR_INDEX:
+    case ATTR_INDEX_OUT:
     case ATTR_INDEX_PAIR:
     case ATTR_INDEX_DOUBLE:
         return as_size(o, name, &out->n);
@@ -184,7 +189,14 @@ static PyObject *run_operation(const operation_def *op, PyObject *const *args, P
     operands ops;
     if (collect_operands(op->cname, tile_names, tiles, (int)op->tiles, &ops) < 0) return NULL;
     pto_status s;
+    double result = 0;
+    attr.out = &result;
     RUN_OPERATION(s, ops, op->call(ops.handle, attr));
+    if (op->attr == ATTR_INDEX_OUT) { /* a row with no tile result: its value */
+        if (s != PTO_OK) raise_status(s);
+        unpin_operands(&ops);
+        return s == PTO_OK ? PyFloat_FromDouble(result) : NULL;
+    }
     return finish_operation(s, &ops, a[0]);
 }
 

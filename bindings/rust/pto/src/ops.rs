@@ -53,16 +53,6 @@ mod sealed {
     impl Sealed for super::NoTile {}
 }
 
-/// TGETVAL (`pto_tgetval`): src's element at flat offset `index` (row * cols
-/// + col), which must be in src's valid region
-/// ([`ErrorKind::OutOfRange`](crate::ErrorKind) otherwise), as an `f64`:
-/// exact for every dtype. Written by hand: it gives a value, not a tile.
-pub fn tgetval(src: &impl Operand, index: usize) -> Result<f64> {
-    let mut out = 0.0f64;
-    check(unsafe { sys::pto_tgetval(src.as_ptr(), index as sys::size_t, &mut out) })?;
-    Ok(out)
-}
-
 // The instructions, one function each: tools/gen-operations.py writes them
 // from src/operations.def (the `core` suite's "bindings match
 // src/operations.def" test fails when the committed file is out of date).

@@ -759,6 +759,19 @@ pub fn taddrelu(
     check(unsafe { sys::pto_taddrelu(d, src0.source_ptr(d), src1.source_ptr(d)) })
 }
 
+/// TGETVAL (`pto_tgetval`): src's element at flat offset index (row \* cols
+/// + col), a valid one, as an exact double.
+///
+/// src's dtypes: HOST all; A2A3 all; A5 all.
+pub fn tgetval(
+    src: &impl Operand,
+    index: usize,
+) -> Result<f64> {
+    let mut out = 0.0f64;
+    check(unsafe { sys::pto_tgetval(src.as_ptr(), index as sys::size_t, &mut out) })?;
+    Ok(out)
+}
+
 /// TSETVAL (`pto_tsetval`): value in dst's element at flat offset index
 /// (row \* cols + col), a valid one.
 ///

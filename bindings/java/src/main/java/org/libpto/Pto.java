@@ -884,6 +884,23 @@ public final class Pto {
     }
 
     /**
+     * TGETVAL ({@code pto_tgetval}): src's element at flat offset index (row * cols + col),
+     * a valid one, as an exact double.
+     * <p>src's dtypes: HOST all; A2A3 all; A5 all.
+     */
+    public static double tgetval(Tile src, long index) {
+        double[] out = new double[1];
+        try {
+            PtoNative.pto_tgetval(Tile.handleOf(src, "Pto.tgetval", "src"),
+                    index,
+                    out);
+        } finally {
+            Reference.reachabilityFence(src);
+        }
+        return out[0];
+    }
+
+    /**
      * TSETVAL ({@code pto_tsetval}): value in dst's element at flat offset index (row * cols
      * + col), a valid one.
      * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
@@ -3170,20 +3187,5 @@ public final class Pto {
             Reference.reachabilityFence(max);
             Reference.reachabilityFence(scaling);
         }
-    }
-
-    /**
-     * TGETVAL ({@code pto_tgetval}): src's element at flat offset {@code index} (row * cols +
-     * col), which must be in src's valid region ({@link Status#OUT_OF_RANGE} otherwise), exactly
-     * as a double. Written by hand: it gives a value, not a tile.
-     */
-    public static double tgetval(Tile src, long index) {
-        double[] out = new double[1];
-        try {
-            PtoNative.pto_tgetval(Tile.handleOf(src, "Pto.tgetval", "src"), index, out);
-        } finally {
-            Reference.reachabilityFence(src);
-        }
-        return out[0];
     }
 }
