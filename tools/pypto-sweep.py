@@ -56,15 +56,19 @@ def already_run(summary, platform):
 
 
 def verdict(log, rc, timed_out):
-    """PASS, FAIL, refused (with the front end's sentence) or timeout."""
+    """PASS, FAIL (the front end's verdict), refused (the front end's
+    sentence, else the last line of an error out of PyPTO or the model) or
+    timeout."""
     if timed_out:
         return "timeout", ""
     if rc == 0:
         return "PASS", ""
-    lines = [l for l in log.splitlines() if l.strip()]
-    said = next((l for l in reversed(lines) if "pto.pypto:" in l and "error" in l), "")
-    if rc == 1:
-        return "FAIL", next((l for l in lines if "FAIL" in l), "")
+    lines = [l.strip() for l in log.splitlines() if l.strip()]
+    if rc == 1 and any(l.startswith("pto.pypto:") and ": FAIL (" in l for l in lines):
+        return "FAIL", next((l for l in lines if "FAIL" in l and "ratio" not in l), "")
+    said = next((l for l in reversed(lines) if l.startswith("pto.pypto:") and "error" in l), "")
+    said = said or next((l for l in reversed(lines) if l.startswith("Message:")), "")
+    said = said or next((l for l in reversed(lines) if "Error" in l.split(":")[0]), "")
     return "refused", said or (lines[-1] if lines else "")
 
 
