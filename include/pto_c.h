@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 139 operations of libpto's table (src/operations.def), by group, in
+ * The 140 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -30,8 +30,8 @@
  *     tcolexpanddiv
  *   conversion (2): tcvt, tpack
  *   compare and select (4): tcmp, tcmps, tsel, tsels
- *   element access (9): textract, tinsert, tgather, tgather_mask,
- *     tgather_cmp, tgatherb, tscatter, tgetval, tsetval
+ *   element access (10): textract, tinsert, tgather, tgather_mask,
+ *     tgather_cmp, tgatherb, tscatter, tscatter_mask, tgetval, tsetval
  *   data movement (11): tfillpad, treshape, talias, ttrans, tconcat,
  *     tconcatidx, tinterleave, tdeinterleave, tdeinterleave_single,
  *     tfillpad_inplace, tfillpad_expand
@@ -2166,9 +2166,31 @@ PTO_API pto_status pto_tgatherb(pto_tile *dst, const pto_tile *src, const pto_ti
  *   cols < dst valid rows and k % dst cols < dst valid cols
  *   (PTO_ERR_OUT_OF_RANGE, naming the first (i, j) in row order that does
  *   not). The indices are read once to check them all before anything is
- *   written, so a refused call writes nothing. The mask-pattern form is not
- *   provided. */
+ *   written, so a refused call writes nothing. The mask-pattern form is
+ *   pto_tscatter_mask. */
 PTO_API pto_status pto_tscatter(pto_tile *dst, const pto_tile *src, const pto_tile *indices);
+
+/* TSCATTER, its mask-pattern form (the page's TSCATTER<MaskPattern,
+ * ScatterAxis>(dst, src); A2A3's and A5's TScatter.hpp), bits unchanged:
+ * the pattern's group is 2 (P0101, P1010), 4 (P0001 .. P1000) or 1 (P1111)
+ * and its lane the pattern's set bit read right to left (P1010: lane 1).
+ * PTO_GATHER_ROW: dst's whole rows x cols are set to zero, then src[i,j]
+ * goes to dst[i, group x j + lane]; PTO_GATHER_COL: src's row i goes to
+ * dst's row group x i + lane (dst zeroed first the same way). P1111 is a
+ * TMOV: src's valid region to dst's, nothing zeroed. Rules, checked in this
+ * order:
+ * - dst, src not NULL (PTO_ERR_NULL_ARGUMENT).
+ * - dst's dtype: all nine on every profile, INT64 and UINT64 under HOST and
+ *   A5 (PTO_ERR_UNSUPPORTED_DTYPE); src's equal to dst's
+ *   (PTO_ERR_DTYPE_MISMATCH).
+ * - pattern and axis values of their enums (PTO_ERR_INVALID_ARGUMENT).
+ * - src shares no byte of its valid elements with dst's rows x cols
+ *   (PTO_ERR_ALIASING).
+ * - PTO_GATHER_ROW: dst valid rows == src's and dst valid cols == src's
+ *   times the group; PTO_GATHER_COL: dst valid rows == src's times the
+ *   group and dst valid cols == src's (PTO_ERR_SHAPE_MISMATCH). */
+PTO_API pto_status pto_tscatter_mask(pto_tile *dst, const pto_tile *src, pto_mask_pattern pattern,
+                                     pto_gather_axis axis);
 
 /* TSETVAL / TGETVAL: one element of a tile as a scalar, at a flat offset
  * index = row * cols + col (pto-isa's Tile::SetValue / GetValue, PTOAS's

@@ -241,6 +241,47 @@ static void test_vec_repack_images(void **state) {
     printf("[vec repacks] %d (dtype, NZ | ZN) vec tiles hold the fractal image\n", cases);
 }
 
+/* A column window of a wider vec ND tile (pto.subview: its rows lie at the
+ * parent's pitch) repacked into a vec NZ tile under a5, as PyPTO moves a
+ * matmul operand's half (q[:, 256:512]) to the cube: the image holds the
+ * window's elements, not the parent's next row's. */
+static void test_vec_repack_of_a_window(void **state) {
+    (void)state;
+    static const char kText[] =
+        "module attributes {pto.target_arch = \"a5\"} {\n"
+        "func.func @k(%x: !pto.ptr<f16>, %y: !pto.ptr<f16>) {\n"
+        "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+        "  %r = arith.constant 16 : index\n  %c = arith.constant 64 : index\n"
+        "  %w0 = arith.constant 32 : index\n  %n = arith.constant 512 : index\n"
+        "  %a0 = arith.constant 0 : i64\n  %a1 = arith.constant 65536 : i64\n"
+        "  %v = pto.make_tensor_view %x, shape = [%r, %c], strides = [%c, %c1] : !pto.tensor_view<16x64xf16>\n"
+        "  %w = pto.make_tensor_view %y, shape = [%c1, %n], strides = [%n, %c1] : !pto.tensor_view<1x512xf16>\n"
+        "  %s = pto.alloc_tile addr = %a0 : !pto.tile_buf<vec, 16x64xf16>\n"
+        "  %t = pto.alloc_tile addr = %a1 : !pto.tile_buf<vec, 16x32xf16, blayout=col_major, slayout=row_major>\n"
+        "  %f = pto.alloc_tile addr = %a1 : !pto.tile_buf<vec, 1x512xf16>\n"
+        "  pto.tload ins(%v : !pto.tensor_view<16x64xf16>) outs(%s : !pto.tile_buf<vec, 16x64xf16>)\n"
+        "  %h = pto.subview %s[%c0, %w0] sizes [16, 32] : !pto.tile_buf<vec, 16x64xf16> -> !pto.tile_buf<vec, 16x32xf16>\n"
+        "  pto.tmov ins(%h : !pto.tile_buf<vec, 16x32xf16>) outs(%t : !pto.tile_buf<vec, 16x32xf16, blayout=col_major, slayout=row_major>)\n"
+        "  pto.tstore ins(%f : !pto.tile_buf<vec, 1x512xf16>) outs(%w : !pto.tensor_view<1x512xf16>)\n"
+        "  return\n}\n}\n";
+    pto_program *p = program_build(kText, NULL);
+    uint16_t x[16 * 64], y[512];
+    for (size_t i = 0; i < COUNT(x); ++i) x[i] = (uint16_t)(i * 7 + 3);
+    memset(y, 0xEE, sizeof y);
+    void *data[] = {x, y};
+    const size_t nbytes[] = {sizeof x, sizeof y};
+    launch(p, 2, data, nbytes);
+    for (size_t r = 0; r < 16; ++r)
+        for (size_t c = 0; c < 32; ++c) {
+            const size_t at = ref_image_offset(PTO_FLOAT16, 16, 32, PTO_LOC_VEC, PTO_LAYOUT_NZ, r, c);
+            if (y[at] != x[r * 64 + 32 + c])
+                fail_msg("window element (%zu, %zu): 0x%04x at offset %zu, want 0x%04x", r, c, y[at], at,
+                         x[r * 64 + 32 + c]);
+        }
+    pto_program_destroy(p);
+    printf("[vec repacks] a 16x32 window of a 16x64 tile repacks into NZ at the parent's pitch\n");
+}
+
 /* MX scales moved from a vec ND tile into a scaling ZZ tile under a5 and
  * read by pto.tmatmul.mx (b's scales all 2^0 through a mat NN tile): c(i, j)
  * = sum_k a(i, k) b(k, j) 2^(s(i, k / 32) - 127), exact here. */
@@ -397,6 +438,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fp8_matmul_programs),
         cmocka_unit_test(test_vec_repack_images),
+        cmocka_unit_test(test_vec_repack_of_a_window),
         cmocka_unit_test(test_vec_to_scaling),
         cmocka_unit_test(test_refusals),
     };

@@ -3,7 +3,9 @@
  * zeroed, then src[i,j] to dst's element at flat offset indices[i,j], in row
  * order, the later winning), hand-computed cases, the rules in order on
  * every profile with nothing written on a refusal, and the three text forms
- * in programs equal to the C call, an index out of range refusing the run. */
+ * in programs equal to the C call, an index out of range refusing the run;
+ * the mask-pattern form (pto_tscatter_mask) against its definition, its
+ * rules and PyPTO's text of it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,8 +250,121 @@ static void test_tscatter_programs(void **state) {
     TILES_DESTROY(src, idx, want);
 }
 
+/* The mask-pattern form (pto-isa's TSCATTER<MaskPattern, ScatterAxis>):
+ * each src element to the pattern's lane of its group of 2 or 4 columns
+ * ("row") or rows ("col"), the rest of dst's rows x cols zero; P1111 a
+ * TMOV that leaves the rest as it was. Every pattern, both axes, the nine
+ * dtypes, against the definition written here. */
+static const pto_mask_pattern kPatterns[] = {PTO_MASK_P0101, PTO_MASK_P1010, PTO_MASK_P0001, PTO_MASK_P0010,
+                                             PTO_MASK_P0100, PTO_MASK_P1000, PTO_MASK_P1111};
+static uint32_t pattern_group(pto_mask_pattern p) { return p == PTO_MASK_P1111 ? 1 : p <= PTO_MASK_P1010 ? 2 : 4; }
+static uint32_t pattern_lane(pto_mask_pattern p) {
+    return p == PTO_MASK_P1010 ? 1 : p == PTO_MASK_P0010 ? 1 : p == PTO_MASK_P0100 ? 2 : p == PTO_MASK_P1000 ? 3 : 0;
+}
+
+static void test_tscatter_mask_values(void **state) {
+    (void)state;
+    rng r = {0x5E};
+    size_t calls = 0;
+    for (size_t d = 0; d < COUNT(kDtypes); ++d)
+        for (size_t k = 0; k < COUNT(kPatterns); ++k)
+            for (int axis = PTO_GATHER_ROW; axis <= PTO_GATHER_COL; ++axis) {
+                const uint32_t g = pattern_group(kPatterns[k]), lane = pattern_lane(kPatterns[k]);
+                const uint32_t vr = 3, vc = 5;
+                pto_tile *src = tile_new(kDtypes[d], 4, 8, vr, vc);
+                const uint32_t dvr = axis == PTO_GATHER_COL ? vr * g : vr, dvc = axis == PTO_GATHER_COL ? vc : vc * g;
+                pto_tile *dst = tile_new(kDtypes[d], dvr + 1, dvc + 3, dvr, dvc);
+                tile_fill(src, &r, GEN_ANY);
+                tile_fill(dst, &r, GEN_ANY);
+                uint64_t *before = tile_snapshot(dst);
+                const pto_status st = pto_tscatter_mask(dst, src, kPatterns[k], (pto_gather_axis)axis);
+                if (st != PTO_OK) fail_msg("tscatter_mask %zu/%zu/%d: %s (%s)", d, k, axis, pto_status_string(st), pto_last_error());
+                for (uint32_t i = 0; i < pto_tile_rows(dst); ++i)
+                    for (uint32_t j = 0; j < pto_tile_cols(dst); ++j) {
+                        /* the src element this dst element receives, if any */
+                        const int by_rows = axis == PTO_GATHER_COL;
+                        const uint32_t along = by_rows ? i : j;
+                        const uint32_t si = by_rows ? i / g : i, sj = by_rows ? j : j / g;
+                        const int hit = along % g == lane && si < vr && sj < vc && i < dvr && j < dvc;
+                        const uint32_t want = hit      ? tile_get(src, si, sj)
+                                              : g == 1 ? (uint32_t)before[(size_t)i * pto_tile_cols(dst) + j]
+                                                       : 0;
+                        if (tile_get(dst, i, j) != want)
+                            fail_msg("tscatter_mask dtype %zu pattern %d axis %d: dst (%u,%u) 0x%x, want 0x%x", d,
+                                     (int)kPatterns[k], axis, i, j, tile_get(dst, i, j), want);
+                    }
+                free(before);
+                TILES_DESTROY(src, dst);
+                ++calls;
+            }
+    print_message("[scatter] %zu mask-pattern calls (9 dtypes x 7 patterns x 2 axes) match the definition\n", calls);
+}
+
+static void test_tscatter_mask_rules(void **state) {
+    (void)state;
+    pto_tile *src = tile_new(PTO_FLOAT32, 16, 32, 16, 32), *dst = tile_new(PTO_FLOAT32, 16, 64, 16, 64);
+    pto_tile *narrow = tile_new(PTO_FLOAT32, 16, 48, 16, 48), *h = tile_new(PTO_FLOAT16, 16, 32, 16, 32);
+    pto_tile *wide = tile_new(PTO_INT64, 16, 32, 16, 32), *wide_dst = tile_new(PTO_INT64, 16, 64, 16, 64);
+    rng r = {0x5F};
+    tile_fill(dst, &r, GEN_ANY);
+    uint64_t *kept = tile_snapshot(dst);
+    expect_status(pto_tscatter_mask(NULL, src, PTO_MASK_P0101, PTO_GATHER_ROW), PTO_ERR_NULL_ARGUMENT, "NULL dst");
+    expect_status(pto_tscatter_mask(dst, h, PTO_MASK_P0101, PTO_GATHER_ROW), PTO_ERR_DTYPE_MISMATCH, "FLOAT16 src");
+    expect_status(pto_tscatter_mask(dst, src, (pto_mask_pattern)0, PTO_GATHER_ROW), PTO_ERR_INVALID_ARGUMENT, "pattern 0");
+    expect_status(pto_tscatter_mask(dst, src, PTO_MASK_P0101, (pto_gather_axis)2), PTO_ERR_INVALID_ARGUMENT, "axis 2");
+    expect_status(pto_tscatter_mask(dst, dst, PTO_MASK_P0101, PTO_GATHER_ROW), PTO_ERR_ALIASING, "src is dst");
+    expect_status(pto_tscatter_mask(narrow, src, PTO_MASK_P0101, PTO_GATHER_ROW), PTO_ERR_SHAPE_MISMATCH, "48 cols, not 64");
+    expect_status(pto_tscatter_mask(dst, src, PTO_MASK_P0001, PTO_GATHER_ROW), PTO_ERR_SHAPE_MISMATCH, "64 cols, not 128");
+    expect_status(pto_tscatter_mask(dst, src, PTO_MASK_P0101, PTO_GATHER_COL), PTO_ERR_SHAPE_MISMATCH, "col axis, 16 rows");
+    assert_tile_unchanged(dst, kept, "refused tscatter_mask");
+    assert_int_equal(pto_tscatter_mask(wide_dst, wide, PTO_MASK_P1010, PTO_GATHER_ROW), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    expect_status(pto_tscatter_mask(wide_dst, wide, PTO_MASK_P1010, PTO_GATHER_ROW), PTO_ERR_UNSUPPORTED_DTYPE,
+                  "A2A3 INT64");
+    assert_int_equal(pto_tscatter_mask(dst, src, PTO_MASK_P1010, PTO_GATHER_ROW), PTO_OK);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    free(kept);
+    TILES_DESTROY(src, dst, narrow, h, wide, wide_dst);
+}
+
+/* PyPTO's A2A3 and A5 text (dspark's merge-norm kernel): the mask-pattern
+ * form of pto.tscatter with its axis, equal to the C call under A2A3 and A5. */
+static void test_tscatter_mask_programs(void **state) {
+    (void)state;
+    rng r = {0x60};
+    pto_tile *src = tile_new(PTO_FLOAT32, 16, 32, 16, 32), *want = tile_new(PTO_FLOAT32, 16, 64, 16, 64);
+    tile_fill(src, &r, GEN_ANY);
+    assert_int_equal(pto_tscatter_mask(want, src, PTO_MASK_P1010, PTO_GATHER_ROW), PTO_OK);
+    static const char kText[] =
+        "pto.tscatter ins(%s, {maskPattern = #pto.mask_pattern<P1010>} : !pto.tile_buf<loc=vec, dtype=f32, "
+        "rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>, \"row\") "
+        "outs(%d : !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=64, v_row=16, v_col=64, blayout=row_major, "
+        "slayout=none_box, fractal=512, pad=0>)\n";
+    static const char *const kNames[] = {"s", "d"};
+    static const pto_profile kProfiles[] = {PTO_PROFILE_HOST, PTO_PROFILE_A2A3, PTO_PROFILE_A5};
+    for (size_t f = 0; f < COUNT(kProfiles); ++f) {
+        pto_tile *out = tile_new(PTO_FLOAT32, 16, 64, 16, 64);
+        tile_fill(out, &r, GEN_ANY);
+        pto_tile *tiles[] = {src, out};
+        assert_int_equal(pto_set_profile(kProfiles[f]), PTO_OK);
+        const pto_status st = run_program_bound(kText, kNames, tiles, 2, NULL, NULL, 0);
+        assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+        if (st != PTO_OK) fail_msg("mask tscatter, profile %zu: %s (%s)", f, pto_status_string(st), pto_last_error());
+        assert_memory_equal(pto_tile_data(out), pto_tile_data(want), 16 * 64 * 4);
+        pto_tile_destroy(out);
+    }
+    expect_program_refused_with("pto.tscatter ins(%s, {maskPattern = #pto.mask_pattern<P0001>} : "
+                                "!pto.tile_buf<vec, 16x32xf32>, \"row\") outs(%d : !pto.tile_buf<vec, 16x64xf32>)\n",
+                                NULL, "dst valid region 16x64 is not src's 16x32 with its cols times 4");
+    print_message("[scatter] PyPTO's mask-pattern text equals the C call under HOST, A2A3, A5; 1 refused\n");
+    TILES_DESTROY(src, want);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tscatter_mask_values),
+        cmocka_unit_test(test_tscatter_mask_rules),
+        cmocka_unit_test(test_tscatter_mask_programs),
         cmocka_unit_test(test_tscatter_cases),
         cmocka_unit_test(test_tscatter_values),
         cmocka_unit_test(test_tscatter_rules),

@@ -421,6 +421,35 @@ static void test_programs(void **state) {
                                 "outs(%d, %ex : !pto.tile_buf<vec, 1x200xf32>, vector<4xi16>)\n",
                                 NULL, "tmp is 1x200, not one row of at least the sources' 256 cols");
     assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    /* Two lists that are subviews of one row (PyPTO's top-k merges the halves
+     * of its sorted row so): A5's tmp rule counts each subview's own cols
+     * (128 + 128), not its parent's row pitch (256 + 256). */
+    {
+        pto_tile *row = tile_new(PTO_FLOAT32, 1, 256, 1, 256), *mt = tile_new(PTO_FLOAT32, 1, 256, 1, 256);
+        pto_tile *md = tile_new(PTO_FLOAT32, 1, 256, 1, 256), *mwant = tile_new(PTO_FLOAT32, 1, 256, 1, 256);
+        memcpy(pto_tile_data(row), pto_tile_data(la), 128 * 4);
+        memcpy((char *)pto_tile_data(row) + 128 * 4, pto_tile_data(lb), 128 * 4);
+        assert_int_equal(pto_tmrgsort_lists(mwant, la, lb, NULL, NULL, NULL, 0, NULL), PTO_OK);
+#define HALVES(TMP)                                                                                 \
+    "%c0 = arith.constant 0 : index\n%c128 = arith.constant 128 : index\n"                          \
+    "%a = pto.subview %p[%c0, %c0] sizes [1, 128] : !pto.tile_buf<vec, 1x256xf32> -> " L "\n"        \
+    "%b = pto.subview %p[%c0, %c128] sizes [1, 128] : !pto.tile_buf<vec, 1x256xf32> -> " L "\n"      \
+    "%ex = arith.constant dense<0> : vector<4xi16>\n"                                               \
+    "pto.tmrgsort ins(%a, %b, %t {exhausted = false} : " L ", " L ", " TMP ") "                      \
+    "outs(%d, %ex : !pto.tile_buf<vec, 1x256xf32>, vector<4xi16>)\n"
+        static const char *const kHalfNames[] = {"p", "t", "d"};
+        pto_tile *hbound[] = {row, mt, md};
+        assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+        const pto_status sh =
+            run_program_bound(HALVES("!pto.tile_buf<vec, 1x256xf32>"), kHalfNames, hbound, 3, NULL, NULL, 0);
+        if (sh != PTO_OK) fail_msg("tmrgsort of two subviews under A5: %s (%s)", pto_status_string(sh), pto_last_error());
+        assert_memory_equal(pto_tile_data(md), pto_tile_data(mwant), 256 * 4);
+        expect_program_refused_with(HALVES("!pto.tile_buf<vec, 1x200xf32>"), NULL,
+                                    "tmp is 1x200, not one row of at least the sources' 256 cols");
+        assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+#undef HALVES
+        TILES_DESTROY(row, mt, md, mwant);
+    }
 #undef L
 #undef M
     TILES_DESTROY(la, lb, lc, lt, lwant);

@@ -584,6 +584,26 @@ func TScatter(dst *Tile, src *Tile, indices *Tile) error {
 	return err
 }
 
+var tscatter_maskOperands = []string{"dst", "src"}
+
+// TScatterMask is TSCATTER_MASK (pto_tscatter_mask): dst zeroed, then
+// src[i,j] to the pattern's column of dst's group of 2 or 4 ("row") or row
+// ("col").
+//
+// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, INT8, FLOAT16,
+// FLOAT32, UINT32, UINT16, UINT8, BFLOAT16; A5 INT32, INT16, INT8, FLOAT16,
+// FLOAT32, UINT32, INT64, UINT64, UINT16, UINT8, BFLOAT16.
+func TScatterMask(dst *Tile, src *Tile, pattern MaskPattern, axis GatherAxis) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TScatterMask", tscatter_maskOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tscatter_mask(hs[0], hs[1], ptoc.Enum_SS_pto_mask_pattern(pattern), ptoc.Enum_SS_pto_gather_axis(axis)))
+	keepAlive(tiles)
+	return err
+}
+
 var tsort32Operands = []string{"dst", "src", "idx", "tmp"}
 
 // TSort32 is TSORT32 (pto_tsort32): each row's 32-element blocks as

@@ -49,6 +49,20 @@ void GatherColumnsAs(size_t rows, size_t cols, size_t period, size_t phase, void
   }
 }
 
+// src's rows x cols spread into dst's: src[i][j] to dst[i * row_step +
+// row_phase][j * col_step + col_phase] (dst's other elements untouched).
+template <typename T>
+void SpreadAs(size_t rows, size_t cols, size_t row_step, size_t row_phase, size_t col_step,
+              size_t col_phase, const Plane& dst, const ConstPlane& src) {
+  T* out = static_cast<T*>(dst.data);
+  const T* in = static_cast<const T*>(src.data);
+  for (size_t i = 0; i < rows; ++i) {
+    T* to = out + (i * row_step + row_phase) * dst.stride + col_phase;
+    const T* from = in + i * src.stride;
+    for (size_t j = 0; j < cols; ++j) to[j * col_step] = from[j];
+  }
+}
+
 // dst's dst_elements zeroed, then src[i][j] to dst's element indices[i][j]
 // in row order (a later index of the same element wins).
 template <typename T, typename I>
@@ -123,6 +137,16 @@ void GatherColumns(size_t element_bytes, size_t rows, size_t cols, size_t period
     case 2: return GatherColumnsAs<uint16_t>(rows, cols, period, phase, dst, src);
     case 4: return GatherColumnsAs<uint32_t>(rows, cols, period, phase, dst, src);
     default: return GatherColumnsAs<uint64_t>(rows, cols, period, phase, dst, src);
+  }
+}
+
+void Spread(size_t element_bytes, size_t rows, size_t cols, size_t row_step, size_t row_phase,
+            size_t col_step, size_t col_phase, const Plane& dst, const ConstPlane& src) {
+  switch (element_bytes) {
+    case 1: return SpreadAs<uint8_t>(rows, cols, row_step, row_phase, col_step, col_phase, dst, src);
+    case 2: return SpreadAs<uint16_t>(rows, cols, row_step, row_phase, col_step, col_phase, dst, src);
+    case 4: return SpreadAs<uint32_t>(rows, cols, row_step, row_phase, col_step, col_phase, dst, src);
+    default: return SpreadAs<uint64_t>(rows, cols, row_step, row_phase, col_step, col_phase, dst, src);
   }
 }
 

@@ -434,6 +434,11 @@ void GatherColumns(size_t element_bytes, size_t rows, size_t cols, size_t period
 // out is not null. Returns their count.
 size_t GatherCompareRow(pto_dtype src_dtype, bool greater, size_t cols, const void* row,
                         double threshold, uint32_t base, uint32_t* out);
+// TSCATTER's mask-pattern form: src[i][j] (i < rows, j < cols) to
+// dst[i * row_step + row_phase][j * col_step + col_phase], bits copied;
+// dst's other elements are left as they are. element_bytes 1, 2, 4 or 8.
+void Spread(size_t element_bytes, size_t rows, size_t cols, size_t row_step, size_t row_phase,
+            size_t col_step, size_t col_phase, const Plane& dst, const ConstPlane& src);
 // dst's first dst_elements zeroed, then src[i][j] to dst's element at flat
 // offset indices[i][j] over rows x cols, in row order; index_bytes 2 or 4,
 // every index (read unsigned) below dst_elements.

@@ -98,6 +98,12 @@ ColumnPattern PatternColumns(int pattern) {
 uint64_t KeptColumns(ColumnPattern p, uint32_t cols) {
   return cols <= p.phase ? 0 : (uint64_t{cols} - p.phase + p.period - 1) / p.period;
 }
+// The mask-pattern forms' attribute: a pto_mask_pattern and a pto_gather_axis.
+void RequirePatternAndAxis(Validator& v, const Operands& o) {
+  v.Require(o.attr >= PTO_MASK_P0101 && o.attr <= PTO_MASK_P1111, PTO_ERR_INVALID_ARGUMENT,
+            "pattern %d is not a pto_mask_pattern (1 to 7)", o.attr);
+  v.EnumInRange("axis", o.sat, 2);
+}
 }  // namespace
 
 pto_status CheckTGatherMask(const Operands& o, pto_profile profile) {
@@ -111,9 +117,7 @@ pto_status CheckTGatherMask(const Operands& o, pto_profile profile) {
   v.Require(ElementBytes(src->dtype) == ElementBytes(dst->dtype), PTO_ERR_DTYPE_MISMATCH,
             "src dtype %s is not of dst's element size (%s, %zu bytes)", DtypeName(src->dtype),
             DtypeName(dst->dtype), ElementBytes(dst->dtype));
-  v.Require(o.attr >= PTO_MASK_P0101 && o.attr <= PTO_MASK_P1111, PTO_ERR_INVALID_ARGUMENT,
-            "pattern %d is not a pto_mask_pattern (1 to 7)", o.attr);
-  v.EnumInRange("axis", o.sat, 2);
+  RequirePatternAndAxis(v, o);
   v.Require(!SharesStorage(src, dst), PTO_ERR_ALIASING,
             "src's valid elements share storage with dst's (dst is packed from its first element)");
   if (!v.ok()) return v.status();
@@ -467,6 +471,50 @@ void RunTScatter(const Operands& o, pto_profile) {
   kernels::Scatter(ElementBytes(dst->dtype), ElementBytes(indices->dtype),
                    size_t{dst->rows} * dst->cols, indices->valid_rows, indices->valid_cols,
                    dst->data, ConstPlaneOf(o.src0), ConstPlaneOf(indices));
+}
+
+// ---- tscatter's mask-pattern form ------------------------------------------
+
+// pto-isa's TSCATTER<MaskPattern, ScatterAxis>(dst, src) on A2A3 and A5
+// (TScatter.hpp): dst zeroed over its whole rows x cols, then src[i,j] to
+// lane `phase` of the group of `period` columns ("row") or rows ("col") it
+// expands to; P1111 (a group of one) is TMOV, nothing zeroed.
+pto_status CheckTScatterMask(const Operands& o, pto_profile profile) {
+  pto_tile* dst = o.dst;
+  const pto_tile* src = o.src0;
+  Validator v("pto_tscatter_mask");
+  v.NotNull("dst", dst).NotNull("src", src);
+  if (!v.ok()) return v.status();
+  v.DtypeAccepted(OpDtypes::kTScatterMask, profile, "dst", dst).SameDtype("src", src, "dst", dst);
+  RequirePatternAndAxis(v, o);
+  if (!v.ok()) return v.status();
+  pto_tile whole = *dst;
+  whole.valid_rows = dst->rows;
+  whole.valid_cols = dst->cols;
+  v.Require(!SharesStorage(src, dst) && !ValidRegionsOverlapSlow(src, &whole), PTO_ERR_ALIASING,
+            "src's valid elements share storage with dst's %ux%u elements, which are zeroed "
+            "first",
+            dst->rows, dst->cols);
+  const uint64_t period = PatternColumns(o.attr).period;
+  const bool by_rows = o.sat == PTO_GATHER_COL;
+  const uint64_t want_rows = src->valid_rows * (by_rows ? period : 1);
+  const uint64_t want_cols = src->valid_cols * (by_rows ? 1 : period);
+  v.Require(dst->valid_rows == want_rows && dst->valid_cols == want_cols, PTO_ERR_SHAPE_MISMATCH,
+            "dst valid region %ux%u is not src's %ux%u with its %s times %llu", dst->valid_rows,
+            dst->valid_cols, src->valid_rows, src->valid_cols, by_rows ? "rows" : "cols",
+            static_cast<unsigned long long>(period));
+  return v.status();
+}
+
+void RunTScatterMask(const Operands& o, pto_profile) {
+  pto_tile* dst = o.dst;
+  const ColumnPattern p = PatternColumns(o.attr);
+  const size_t size = ElementBytes(dst->dtype);
+  if (p.period > 1) memset(dst->data, 0, size_t{dst->rows} * dst->cols * size);
+  const bool by_rows = o.sat == PTO_GATHER_COL;
+  kernels::Spread(size, o.src0->valid_rows, o.src0->valid_cols, by_rows ? p.period : 1,
+                  by_rows ? p.phase : 0, by_rows ? 1 : p.period, by_rows ? 0 : p.phase,
+                  PlaneOf(dst), ConstPlaneOf(o.src0));
 }
 
 }  // namespace ops

@@ -387,6 +387,11 @@ struct MrgSortLists {
   const pto_tile* sources[4];
   const pto_tile* tmp;
   bool exhausted;
+  // The cols of each source's and of tmp's type, which A5's tmp rule counts
+  // (a program's subview: its window's, where the tile's cols are its
+  // parent's row pitch); 0: the tile's own cols (a tile of pto_tile_create*).
+  uint32_t type_cols[4] = {0, 0, 0, 0};
+  uint32_t tmp_type_cols = 0;
 };
 pto_status CheckTMrgSortLists(const MrgSortLists& o, pto_profile profile);
 // Merges; `executed` (may be NULL) receives the pairs taken from each list.

@@ -163,15 +163,16 @@ pto_status CheckTMrgSortLists(const MrgSortLists& o, pto_profile profile) {
               "%s valid cols %u are not 1 to 65535 pairs of %u %s elements", kListNames[k],
               src->valid_cols, per_pair, DtypeName(dst->dtype));
     cols += src->valid_cols;
-    tile_cols += src->cols;
+    tile_cols += o.type_cols[k] != 0 ? o.type_cols[k] : src->cols;
   }
   v.Require(dst->valid_cols % per_pair == 0 && dst->valid_cols <= cols, PTO_ERR_SHAPE_MISMATCH,
             "dst valid cols %u are not whole pairs of %u elements within the lists' %llu",
             dst->valid_cols, per_pair, static_cast<unsigned long long>(cols));
+  const uint32_t tmp_cols = o.tmp_type_cols != 0 ? o.tmp_type_cols : tmp != nullptr ? tmp->cols : 0;
   if (npu && v.ok())
-    v.Require(tmp->valid_rows == 1 && tmp->cols >= tile_cols, PTO_ERR_SHAPE_MISMATCH,
+    v.Require(tmp->valid_rows == 1 && tmp_cols >= tile_cols, PTO_ERR_SHAPE_MISMATCH,
               "tmp is %ux%u, not one row of at least the sources' %llu cols, which %s requires",
-              tmp->valid_rows, tmp->cols, static_cast<unsigned long long>(tile_cols),
+              tmp->valid_rows, tmp_cols, static_cast<unsigned long long>(tile_cols),
               pto_profile_string(profile));
   return v.status();
 }

@@ -393,8 +393,7 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
   } else if (in.code == Code::kQuantMx) {
     status = ops::CheckTQuantMx(MxQuantOf(in, tiles), p->profile);
   } else if (in.code == Code::kMrgSortLists) {
-    status = ops::CheckTMrgSortLists(
-        ops::MrgSortLists{dst, {src0, src1, o.src2, o.src3}, o.tmp, in.sub != 0}, p->profile);
+    status = ops::CheckTMrgSortLists(MrgSortListsOf(*p, in, tiles), p->profile);
   } else {
     o.attr = ops::AttrOf(*in.op, in.attr);
     o.sat = ops::SaturationOf(*in.op, in.attr);

@@ -444,6 +444,25 @@ struct Program {
   SourceLoc no_entry_loc;
 };
 
+// The operands of kMrgSortLists instruction `in` from `tiles`, with each
+// source's and tmp's type cols (a subview's window: A5's tmp rule counts
+// those, not the parent's row pitch its tile's cols hold).
+template <typename Tiles>
+inline ops::MrgSortLists MrgSortListsOf(const Program& p, const Instr& in, Tiles& tiles) {
+  ops::MrgSortLists o{TileAt(tiles, in.slot[Role::kDst]),
+                      {TileAt(tiles, in.slot[Role::kSrc0]), TileAt(tiles, in.slot[Role::kSrc1]),
+                       TileAt(tiles, in.slot[Role::kSrc2]), TileAt(tiles, in.slot[Role::kSrc3])},
+                      TileAt(tiles, in.slot[Role::kTmp]),
+                      in.sub != 0};
+  const uint8_t roles[4] = {Role::kSrc0, Role::kSrc1, Role::kSrc2, Role::kSrc3};
+  for (size_t k = 0; k < 4; ++k)
+    if (in.slot[roles[k]] != kNoSlot)
+      o.type_cols[k] = static_cast<uint32_t>(p.tiles[in.slot[roles[k]]].type.cols);
+  if (in.slot[Role::kTmp] != kNoSlot)
+    o.tmp_type_cols = static_cast<uint32_t>(p.tiles[in.slot[Role::kTmp]].type.cols);
+  return o;
+}
+
 // Records "SOURCE:LINE:COL: error: MESSAGE" as the thread's last error.
 pto_status Diagnose(const Program& p, SourceLoc loc, pto_status status, const std::string& message);
 

@@ -178,9 +178,9 @@ bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high
       continue;
     }
     if (e.key == "maskPattern" && ops::MaskPatternForm(op) != nullptr)
-      return parser_.Error(e.loc,
-                           "tgather's maskPattern form takes one source, ins(%src, {maskPattern = "
-                           "...} : T)");
+      return parser_.Error(e.loc, std::string(op.mnemonic) +
+                                      "'s maskPattern form takes one source, ins(%src, "
+                                      "{maskPattern = ...} : T)");
     const bool pow = text == ops::TextAttr::kPowPrecision;
     if (e.key != "precisionType" || (!pow && text != ops::TextAttr::kDivPrecision))
       return parser_.Error(e.loc,
@@ -239,7 +239,7 @@ bool TileReader::MaskPatternValue(const AttrEntry& e, int* attr) {
   if (pattern < 0)
     return parser_.Error(
         e.value.kind == Tok::kEnd ? e.loc : e.value.loc,
-        "maskPattern of tgather is #pto.mask_pattern<NAME> with NAME one of P0101, "
+        "maskPattern is #pto.mask_pattern<NAME> with NAME one of P0101, "
         "P1010, P0001, P0010, P0100, P1000, P1111");
   *attr = (*attr & ~0xFF) | pattern;
   return true;

@@ -263,7 +263,7 @@ bool TileReader::ParseGatherAxis(int* attr) {
   parser_.Advance();  // ,
   if (tok().kind != Tok::kString || (tok().text != "row" && tok().text != "col"))
     return parser_.Error(tok().loc,
-                         "the axis of tgather's mask-pattern form is \"row\" or \"col\"");
+                         "the axis of a mask-pattern form is \"row\" or \"col\"");
   *attr = (*attr & 0xFF) | ((tok().text == "col" ? PTO_GATHER_COL : PTO_GATHER_ROW) << 8);
   parser_.Advance();
   return true;

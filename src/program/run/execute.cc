@@ -268,12 +268,7 @@ pto_status Block::Tsel(const Instr& in) {
 // tmrgsort's multi-list form; the counts it reports are not kept (the
 // text's executed operand is an SSA value the instruction cannot change).
 pto_status Block::MrgSortLists(const Instr& in) {
-  const auto tile = [&](int role) { return TileAt(tiles_, in.slot[role]); };
-  const ops::MrgSortLists o{
-      tile(Role::kDst),
-      {tile(Role::kSrc0), tile(Role::kSrc1), tile(Role::kSrc2), tile(Role::kSrc3)},
-      tile(Role::kTmp),
-      in.sub != 0};
+  const ops::MrgSortLists o = MrgSortListsOf(p_, in, tiles_);
   if (in.check_at_run) {
     const pto_status status = ops::CheckTMrgSortLists(o, p_.profile);
     if (status != PTO_OK) return Error(in, status, LastError());

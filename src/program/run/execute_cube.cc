@@ -187,8 +187,15 @@ TileImage CubeExec::Image(uint32_t slot) const {
   while (p_.tiles[root].IsView() && p_.tiles[root].type.IsCube())
     root = static_cast<uint32_t>(p_.tiles[root].view_of);
   const pto_tile& t = tiles_[slot];
-  return TileImage{static_cast<char*>(t.data), LayoutOf(p_.tiles[root].type), t.origin_row,
-                   t.origin_col};
+  Layout layout = LayoutOf(p_.tiles[root].type);
+  if (!p_.tiles[root].type.IsCube() && layout.box == Box::kNone && !layout.col_major) {
+    // A row-major vec tile, a subview's window too: its elements lie at its
+    // own row pitch, the tile's cols (a subview's its parent's), not its
+    // type's width.
+    layout.rows = t.rows;
+    layout.cols = t.cols;
+  }
+  return TileImage{static_cast<char*>(t.data), layout, t.origin_row, t.origin_col};
 }
 
 namespace {

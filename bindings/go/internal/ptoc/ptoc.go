@@ -315,6 +315,7 @@ extern uintptr_t _wrap_pto_tgather_mask_ptoc_78ab131c9f0d3334(uintptr_t arg1, ui
 extern uintptr_t _wrap_pto_tgather_cmp_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3, uintptr_t arg4, uintptr_t arg5, swig_intgo arg6, swig_type_20 arg7);
 extern uintptr_t _wrap_pto_tgatherb_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
 extern uintptr_t _wrap_pto_tscatter_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, uintptr_t arg3);
+extern uintptr_t _wrap_pto_tscatter_mask_ptoc_78ab131c9f0d3334(uintptr_t arg1, uintptr_t arg2, swig_intgo arg3, swig_intgo arg4);
 extern uintptr_t _wrap_pto_tsetval_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_21 arg2, double arg3);
 extern uintptr_t _wrap_pto_tgetval_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_type_22 arg2, swig_voidp arg3);
 extern uintptr_t _wrap_pto_mgather_ptoc_78ab131c9f0d3334(uintptr_t arg1, swig_voidp arg2, swig_type_23 arg3, swig_intgo arg4, uintptr_t arg5, swig_intgo arg6);
@@ -2557,6 +2558,18 @@ func Pto_tscatter(arg1 uintptr, arg2 uintptr, arg3 uintptr) (_swig_ret *Failure)
 	_swig_i_1 := arg2
 	_swig_i_2 := arg3
 	swig_r = (uintptr)(C._wrap_pto_tscatter_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.uintptr_t(_swig_i_2)))
+	var swig_r_1 *Failure
+ swig_r_1 = failureFrom(swig_r) 
+	return swig_r_1
+}
+
+func Pto_tscatter_mask(arg1 uintptr, arg2 uintptr, arg3 Enum_SS_pto_mask_pattern, arg4 Enum_SS_pto_gather_axis) (_swig_ret *Failure) {
+	var swig_r uintptr
+	_swig_i_0 := arg1
+	_swig_i_1 := arg2
+	_swig_i_2 := arg3
+	_swig_i_3 := arg4
+	swig_r = (uintptr)(C._wrap_pto_tscatter_mask_ptoc_78ab131c9f0d3334(C.uintptr_t(_swig_i_0), C.uintptr_t(_swig_i_1), C.swig_intgo(_swig_i_2), C.swig_intgo(_swig_i_3)))
 	var swig_r_1 *Failure
  swig_r_1 = failureFrom(swig_r) 
 	return swig_r_1

@@ -3533,6 +3533,25 @@ intgo _wrap_pto_tscatter_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_
 }
 
 
+intgo _wrap_pto_tscatter_mask_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, pto_tile *_swig_go_1, intgo _swig_go_2, intgo _swig_go_3) {
+  pto_tile *arg1 = (pto_tile *) 0 ;
+  pto_tile *arg2 = (pto_tile *) 0 ;
+  pto_mask_pattern arg3 ;
+  pto_gather_axis arg4 ;
+  pto_status result;
+  intgo _swig_go_result;
+  
+  arg1 = (pto_tile *)_swig_go_0; 
+  arg2 = (pto_tile *)_swig_go_1; 
+  arg3 = (pto_mask_pattern)_swig_go_2; 
+  arg4 = (pto_gather_axis)_swig_go_3; 
+  
+  result = (pto_status)pto_tscatter_mask(arg1,(struct pto_tile const *)arg2,arg3,arg4);
+  _swig_go_result = result == PTO_OK ? 0 : ptoc_failure_capture(result); 
+  return _swig_go_result;
+}
+
+
 intgo _wrap_pto_tsetval_ptoc_78ab131c9f0d3334(pto_tile *_swig_go_0, long long _swig_go_1, double _swig_go_2) {
   pto_tile *arg1 = (pto_tile *) 0 ;
   size_t arg2 ;

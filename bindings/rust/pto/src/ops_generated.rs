@@ -574,6 +574,22 @@ pub fn tscatter(
     check(unsafe { sys::pto_tscatter(d, src.source_ptr(d), indices.source_ptr(d)) })
 }
 
+/// TSCATTER_MASK (`pto_tscatter_mask`): dst zeroed, then src\[i,j\] to the
+/// pattern's column of dst's group of 2 or 4 ("row") or row ("col").
+///
+/// dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, INT8, FLOAT16,
+/// FLOAT32, UINT32, UINT16, UINT8, BFLOAT16; A5 INT32, INT16, INT8,
+/// FLOAT16, FLOAT32, UINT32, INT64, UINT64, UINT16, UINT8, BFLOAT16.
+pub fn tscatter_mask(
+    dst: &mut impl Operand,
+    src: impl Source,
+    pattern: MaskPattern,
+    axis: GatherAxis,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tscatter_mask(d, src.source_ptr(d), pattern.raw(), axis.raw()) })
+}
+
 /// TSORT32 (`pto_tsort32`): each row's 32-element blocks as value-index
 /// pairs in descending order of value.
 ///

@@ -663,6 +663,31 @@ public final class Pto {
     }
 
     /**
+     * TSCATTER_MASK ({@code pto_tscatter_mask}): dst zeroed, then src[i,j] to the pattern's
+     * column of dst's group of 2 or 4 ("row") or row ("col").
+     * <p>dst's dtypes: HOST all, INT64, UINT64; A2A3 INT32, INT16, INT8, FLOAT16, FLOAT32,
+     * UINT32, UINT16, UINT8, BFLOAT16; A5 INT32, INT16, INT8, FLOAT16, FLOAT32, UINT32,
+     * INT64, UINT64, UINT16, UINT8, BFLOAT16.
+     */
+    public static void tscatterMask(Tile dst, Tile src, MaskPattern pattern, GatherAxis axis) {
+        if (pattern == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tscatterMask: pattern is null");
+        }
+        if (axis == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tscatterMask: axis is null");
+        }
+        try {
+            PtoNative.pto_tscatter_mask(Tile.handleOf(dst, "Pto.tscatterMask", "dst"),
+                    Tile.handleOf(src, "Pto.tscatterMask", "src"),
+                    pattern.code(),
+                    axis.code());
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
      * TSORT32 ({@code pto_tsort32}): each row's 32-element blocks as value-index pairs in
      * descending order of value.
      * <p>dst's dtypes: HOST FLOAT16, FLOAT32, INT16, INT32, BFLOAT16; A2A3 FLOAT16, FLOAT32;

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Runs pypto-lib's single-card harness models on libpto, one after another.
+
+A harness model is a file under models/ or examples/ with an
+`if __name__ == "__main__":` block, a call of golden's `run` or `run_jit`, and
+no `# ci: devices=2` (the two-card models run under mpiexec, docs/pypto.md).
+Each runs as `python -m pto.pypto MODEL --platform P --workers W --json ...`
+under a time limit, one at a time; its verdict, the exit status, the wall
+time and the load average go to OUT/summary.tsv (one line a model) and its
+output to OUT/NAME.log, its JSON to OUT/NAME.json. A model with a line in
+summary.tsv for the platform is skipped (a sweep resumes where it stopped).
+
+    tools/pypto-sweep.py --pypto-lib ~/pypto-lib --out sweep/ [--timeout 600] [MODEL ...]
+
+The environment gives the front end what it needs (docs/pypto.md): PyPTO and
+torch in the Python that runs this script (or --python), libpto's package on
+PYTHONPATH, PTO_RUNTIME_LIBRARY.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+HARNESS_CALL = re.compile(r"\brun(_jit)?\(")
+
+
+def harness_models(root):
+    """The single-card harness models under root, sorted."""
+    found = []
+    for top in ("examples", "models"):
+        for dirpath, _, files in os.walk(os.path.join(root, top)):
+            for f in files:
+                if not f.endswith(".py"):
+                    continue
+                path = os.path.join(dirpath, f)
+                with open(path, encoding="utf-8") as fh:
+                    text = fh.read()
+                if ("__main__" in text and HARNESS_CALL.search(text)
+                        and "devices=2" not in text):
+                    found.append(os.path.relpath(path, root))
+    return sorted(found)
+
+
+def already_run(summary, platform):
+    done = set()
+    if os.path.exists(summary):
+        with open(summary, encoding="utf-8") as fh:
+            for line in fh:
+                fields = line.rstrip("\n").split("\t")
+                if len(fields) > 1 and fields[1] == platform:
+                    done.add(fields[0])
+    return done
+
+
+def verdict(log, rc, timed_out):
+    """PASS, FAIL (the front end's verdict), refused (the front end's
+    sentence, else the last line of an error out of PyPTO or the model) or
+    timeout."""
+    if timed_out:
+        return "timeout", ""
+    if rc == 0:
+        return "PASS", ""
+    lines = [l.strip() for l in log.splitlines() if l.strip()]
+    if rc == 1 and any(l.startswith("pto.pypto:") and ": FAIL (" in l for l in lines):
+        return "FAIL", next((l for l in lines if "FAIL" in l and "ratio" not in l), "")
+    said = next((l for l in reversed(lines) if l.startswith("pto.pypto:") and "error" in l), "")
+    said = said or next((l for l in reversed(lines) if l.startswith("Message:")), "")
+    said = said or next((l for l in reversed(lines) if "Error" in l.split(":")[0]), "")
+    return "refused", said or (lines[-1] if lines else "")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--pypto-lib", required=True, help="the pypto-lib checkout")
+    ap.add_argument("--out", required=True, help="directory of the logs and summary.tsv")
+    ap.add_argument("--platform", default="a5", choices=["a5", "a2a3"])
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--timeout", type=int, default=600, help="seconds a model (default 600)")
+    ap.add_argument("--python", default=sys.executable, help="the Python with PyPTO and torch")
+    ap.add_argument("--list", action="store_true", help="print the models and stop")
+    ap.add_argument("models", nargs="*", help="models to run (default: every harness model)")
+    args = ap.parse_args()
+
+    root = os.path.abspath(args.pypto_lib)
+    models = args.models or harness_models(root)
+    if args.list:
+        print("\n".join(models))
+        print(f"{len(models)} models", file=sys.stderr)
+        return 0
+    os.makedirs(args.out, exist_ok=True)
+    out = os.path.abspath(args.out)
+    summary = os.path.join(out, "summary.tsv")
+    done = already_run(summary, args.platform)
+    env = dict(os.environ, PYPTO_GOLDEN_NUM_THREADS="1", PYPTO_LOG_LEVEL="warn")
+    for model in models:
+        if model in done:
+            continue
+        name = model.replace("/", "_")[:-3] + "_" + args.platform
+        cmd = [args.python, "-m", "pto.pypto", model, "--platform", args.platform,
+               "--workers", str(args.workers), "-o", os.path.join(out, name + ".build"),
+               "--json", os.path.join(out, name + ".json")]
+        start = time.time()
+        timed_out = False
+        try:
+            run = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True,
+                                 timeout=args.timeout)
+            rc, log = run.returncode, run.stdout + run.stderr
+        except subprocess.TimeoutExpired as e:
+            timed_out, rc = True, -1
+            log = (e.stdout or b"").decode(errors="replace") + (e.stderr or b"").decode(errors="replace")
+        wall = time.time() - start
+        with open(os.path.join(out, name + ".log"), "w", encoding="utf-8") as fh:
+            fh.write(log)
+        result, why = verdict(log, rc, timed_out)
+        load = open("/proc/loadavg").read().split()[0]
+        with open(summary, "a", encoding="utf-8") as fh:
+            fh.write(f"{model}\t{args.platform}\t{result}\t{rc}\t{wall:.0f}\t{load}\t{why}\n")
+        print(f"{model} {args.platform}: {result} ({wall:.0f} s, load {load}) {why}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
