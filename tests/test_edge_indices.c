@@ -547,9 +547,20 @@ static void test_program_params(void **state) {
     assert_int_equal(pto_args_set_int(a, 1, 3), PTO_OK);
     uint32_t b[kEdge32Count];
     edges32(65536, b);
-    for (int k = 0; k < kEdge32Count; ++k)
+    /* Under qemu-user a launch of many blocks starts threads, which can
+     * hang there: the refused counts are walked (refused before any thread
+     * starts), the accepted ones only natively. */
+    const bool qemu = getenv("PTO_TEST_UNDER_QEMU") != NULL;
+    for (int k = 0; k < kEdge32Count; ++k) {
+        const bool accepted = b[k] >= 1 && b[k] <= 65536;
+        if (qemu && accepted) {
+            print_message("pto_program_launch blocks %u: not launched under qemu-user (a launch starts threads, "
+                          "which can hang there)\n", (unsigned)b[k]);
+            continue;
+        }
         expect("pto_program_launch blocks", b[k], pto_program_launch(p, b[k], a),
-               b[k] >= 1 && b[k] <= 65536 ? PTO_OK : PTO_ERR_INVALID_ARGUMENT);
+               accepted ? PTO_OK : PTO_ERR_INVALID_ARGUMENT);
+    }
     pto_args_destroy(a);
     pto_tile_destroy(t);
     pto_program_destroy(p);
