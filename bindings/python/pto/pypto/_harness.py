@@ -310,10 +310,15 @@ def run(program: Any, specs: List[Any], golden_fn: Optional[Callable[..., Any]] 
     orchestration on libpto's host runtime (runtime_cfg["workers"] threads,
     default every CPU) and compares the outputs with golden_fn's (or
     golden_data's) through golden.validate_golden with rtol, atol and
-    compare_fn. save_data is accepted and ignored (nothing is written but
-    the compile's output). Raises PyptoError for what cannot run; returns a
-    RunResult whose passed is the comparison's verdict."""
+    compare_fn. board=True (or runtime_cfg["board"]) verifies and runs the
+    kernels in libpto's board mode (pto_runtime_set_board_mode): a rule
+    pto-isa's implementation leaves unchecked runs as the NPU runs it, each
+    occurrence a warning, counted by rule in the result's board_warnings.
+    save_data is accepted and ignored (nothing is written but the compile's
+    output). Raises PyptoError for what cannot run; returns a RunResult
+    whose passed is the comparison's verdict."""
     del save_data
+    runtime_cfg = _with_board(runtime_cfg, board)
 
     def compile_step(target: Platform) -> Any:
         compiled, recorder = _compile.compile_program(program, target, compile_cfg)
