@@ -6,7 +6,9 @@
  * workers and the same bytes on one, and the errors: a cycle, a task that
  * can never run, an unknown kernel, a kernel's own error, a view outside
  * its tensor, an API name the runtime lacks; the tap (pto_runtime_set_tap)
- * reading each task's views before and after its kernel. Every result is checked
+ * reading each task's views before and after its kernel; board mode
+ * (pto_runtime_set_board_mode) and a mixed task with one vector lane, under
+ * A5. Every result is checked
  * against a reference computed here (small integers: every float is
  * exact). PTO_RUNTIME_WORK names the work directory; the compiled
  * orchestrations go to PTO_RUNTIME_CACHE. */
