@@ -37,7 +37,9 @@
  * default the one pto_program_create_entry chooses). A mixed task
  * (rt_submit_task with an AIC and an AIV kernel) runs the module of its AIC
  * kernel's file as one block's cube and vector cores (both kernels must be
- * in that file). `dims`: the values of kernel ID's parameters that follow
+ * in that file): two vector cores when both of its vector lanes name the
+ * kernel, one (sub-block id 0, sub-block count 1) when one lane does, as
+ * PTO2 dispatches a lone AIV beside the cube. `dims`: the values of kernel ID's parameters that follow
  * its scalars (PyPTO's dynamic dimensions, recovered from tensor shapes),
  * one expression each, without spaces: integers, shape(T,D) (dimension D of
  * the task's tensor T), + - * / (integer, / rounding toward zero) and
@@ -109,6 +111,37 @@ PTO_API pto_status pto_runtime_set_orchestration(pto_runtime *rt, const char *cp
  * dependencies allow). Errors: PTO_ERR_NULL_ARGUMENT; PTO_ERR_OUT_OF_RANGE
  * for 0 or above 1024. */
 PTO_API pto_status pto_runtime_set_workers(pto_runtime *rt, uint32_t workers);
+
+/* Board mode for the session (libpto's board mode, pto_set_board_mode and
+ * docs/profiles.md "Board mode"): 1 on, 0 off (the default: every rule
+ * checked, a kernel that breaks one refused with its located error). On,
+ * the session's kernels are verified (pto_runtime_prepare, and the variants
+ * a task's lanes need) and every task of its runs launched in board mode,
+ * whichever thread runs it: under A2A3 and A5 a rule that pto-isa's
+ * implementation leaves unchecked runs as that implementation runs it, each
+ * occurrence a warning. The runtime sets the mode on threads of its own
+ * (the workers; with one worker a worker thread runs the tasks instead of
+ * the calling thread; the verifications on a thread that takes the calling
+ * thread's profile), so the calling thread's own board mode and warning
+ * handler are never changed. Each warning is counted
+ * (pto_runtime_board_warnings) and goes to the session's warning handler
+ * (pto_runtime_set_warning_handler), else to stderr as one line
+ * "libpto warning: MESSAGE", libpto's default. Errors:
+ * PTO_ERR_NULL_ARGUMENT; PTO_ERR_INVALID_ARGUMENT for on other than 0 or 1,
+ * or after pto_runtime_prepare (the kernels are verified in one mode). */
+PTO_API pto_status pto_runtime_set_board_mode(pto_runtime *rt, int on);
+
+/* Where the session's board-mode warnings go: handler(message, user) with
+ * libpto's sentence ("function: board mode: ...", or a program's
+ * "FILE:LINE:COL: warning: board mode: ..."), called on the thread that ran
+ * the operation (a worker, or a block thread of a launch), one call at a
+ * time across threads; message is valid during the call. NULL (the
+ * default): one line on stderr each. Errors: PTO_ERR_NULL_ARGUMENT (rt). */
+PTO_API pto_status pto_runtime_set_warning_handler(pto_runtime *rt, pto_warning_fn handler, void *user);
+
+/* The board-mode warnings the session has reported so far (its
+ * verifications and every run). Errors: PTO_ERR_NULL_ARGUMENT. */
+PTO_API pto_status pto_runtime_board_warnings(const pto_runtime *rt, uint64_t *count);
 
 /* Where compiled orchestrations are kept (default: $PTO_RUNTIME_CACHE, else
  * $XDG_CACHE_HOME/pto-runtime, else $HOME/.cache/pto-runtime, else

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <functional>
 #include <new>
 
 #include "runtime.h"
@@ -86,28 +87,75 @@ pto_status Fail(pto_status status, const char *format, ...) {
     return status;
 }
 
-pto_status MakeLaneProgram(Kernel *k) {
-    if (k->lane_program_made) return PTO_OK;
+namespace {
+
+// Creates *out from kernel k's module as `edit` changes its text (false
+// from edit: no variant is needed, *out stays null), in the session's mode.
+pto_status MakeVariant(pto_runtime *rt, Kernel *k, pto_program **out,
+                       const std::function<bool(std::string *)> &edit) {
     std::string text;
     if (!ReadFile(k->resolved_path, &text))
         return Fail(PTO_ERR_INVALID_ARGUMENT, "kernel %d: %s cannot be read", k->id, k->resolved_path.c_str());
-    // The launch binds %__pypto_spmd_subblock_idx to 0; renamed, it is a
-    // parameter the runtime binds to each lane's index.
-    static const std::string from = "%__pypto_spmd_subblock_idx";
-    static const std::string to = "%__pto_runtime_lane_idx___";
-    bool found = false;
-    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
-        text.replace(at, from.size(), to);
-        found = true;
-    }
+    if (!edit(&text)) return PTO_OK;
+    return InSessionMode(rt, [&] {
+        const pto_status st = pto_program_create_entry(text.data(), text.size(), k->path.c_str(),
+                                                       k->function.empty() ? nullptr : k->function.c_str(), out);
+        return st != PTO_OK ? Fail(st, "kernel %d (%s): %s", k->id, k->path.c_str(), pto_last_error()) : PTO_OK;
+    });
+}
+
+}  // namespace
+
+pto_status MakeLaneProgram(pto_runtime *rt, Kernel *k) {
+    if (k->lane_program_made) return PTO_OK;
     k->lane_program_made = true;
-    if (!found) return PTO_OK;
-    pto_program *program = nullptr;
-    const pto_status st = pto_program_create_entry(text.data(), text.size(), k->path.c_str(),
-                                                   k->function.empty() ? nullptr : k->function.c_str(), &program);
-    if (st != PTO_OK) return Fail(st, "kernel %d (%s): %s", k->id, k->path.c_str(), pto_last_error());
-    k->lane_program = program;
-    return PTO_OK;
+    return MakeVariant(rt, k, &k->lane_program, [](std::string *text) {
+        // The launch binds %__pypto_spmd_subblock_idx to 0; renamed, it is a
+        // parameter the runtime binds to each lane's index.
+        static const std::string from = "%__pypto_spmd_subblock_idx";
+        static const std::string to = "%__pto_runtime_lane_idx___";
+        bool found = false;
+        for (size_t at = text->find(from); at != std::string::npos; at = text->find(from, at + to.size())) {
+            text->replace(at, from.size(), to);
+            found = true;
+        }
+        return found;
+    });
+}
+
+pto_status MakeOneVectorProgram(pto_runtime *rt, Kernel *k) {
+    if (k->one_vector_program_made) return PTO_OK;
+    k->one_vector_program_made = true;
+    pto_status st = MakeVariant(rt, k, &k->one_vector_program, [](std::string *text) {
+        // The module's attributes (`module attributes {...} {` or `module {`)
+        // gain libpto.vector_cores = 1.
+        static const std::string kAttr = "libpto.vector_cores = 1";
+        size_t at = 0;
+        for (;;) {
+            at = text->find("module", at);
+            if (at == std::string::npos) return false;
+            const bool starts = at == 0 || (*text)[at - 1] == '\n' || (*text)[at - 1] == ' ';
+            size_t after = at + 6;
+            while (after < text->size() && (*text)[after] == ' ') after++;
+            if (starts && text->compare(after, 10, "attributes") == 0) {
+                const size_t brace = text->find('{', after);
+                if (brace == std::string::npos) return false;
+                text->insert(brace + 1, kAttr + ", ");
+                return true;
+            }
+            if (starts && after < text->size() && (*text)[after] == '{') {
+                text->insert(at + 6, " attributes {" + kAttr + "}");
+                return true;
+            }
+            at += 6;
+        }
+    });
+    if (st == PTO_OK && k->one_vector_program == nullptr)
+        st = Fail(PTO_ERR_INVALID_ARGUMENT,
+                  "kernel %d (%s): a mixed task with one vector lane needs the kernel's `module` (none found to "
+                  "run it on one vector core)",
+                  k->id, k->path.c_str());
+    return st;
 }
 
 }  // namespace pto_host
@@ -143,6 +191,7 @@ PTO_API void pto_runtime_close(pto_runtime *rt) {
     for (auto &entry : rt->kernels) {
         pto_program_destroy(entry.second.program);
         pto_program_destroy(entry.second.lane_program);
+        pto_program_destroy(entry.second.one_vector_program);
     }
     if (rt->orchestration.handle != nullptr) dlclose(rt->orchestration.handle);
     delete rt;
@@ -237,12 +286,16 @@ PTO_API pto_status pto_runtime_prepare(pto_runtime *rt) {
                         dir.c_str(), found.size());
         rt->orchestration_path = "orchestration/" + found[0];
     }
-    for (auto &entry : rt->kernels) {
-        if (entry.second.program != nullptr) continue;
-        const pto_status st = pto_host::VerifyKernel(rt, &entry.second);
-        if (st != PTO_OK) return st;
-    }
-    const pto_status st = pto_host::CompileOrchestration(rt);
+    pto_status st = pto_host::InSessionMode(rt, [rt] {
+        for (auto &entry : rt->kernels) {
+            if (entry.second.program != nullptr) continue;
+            const pto_status s = pto_host::VerifyKernel(rt, &entry.second);
+            if (s != PTO_OK) return s;
+        }
+        return PTO_OK;
+    });
+    if (st != PTO_OK) return st;
+    st = pto_host::CompileOrchestration(rt);
     if (st != PTO_OK) return st;
     rt->prepared = true;
     return PTO_OK;

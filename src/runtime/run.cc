@@ -243,7 +243,7 @@ bool RunState::WaitQuiet(const Access &probe, Region *region, std::unique_lock<s
         for (const Access *a : region->accesses)
             if (a->alive && (a->write || probe.write) && Overlap(*a, probe)) busy = true;
         if (!busy) return true;
-        if (workers_ == 1) {
+        if (inline_) {
             if (ready_.empty()) {
                 DiagnoseStuck();
                 return false;
@@ -286,7 +286,7 @@ pto_status RunState::Execute(const pto_runtime_args &in) {
 
     std::vector<std::thread> pool;
     try {
-        for (uint32_t i = 0; workers_ > 1 && i < workers_; i++) pool.emplace_back([this] { Worker(); });
+        for (uint32_t i = 0; !inline_ && i < workers_; i++) pool.emplace_back([this] { Worker(); });
     } catch (const std::exception &e) {
         // The threads started see the error and end; joined below.
         ReportFatal(PTO_ERR_OUT_OF_MEMORY, Format("pto_runtime_run: %u worker threads cannot be started (%s)",
@@ -326,7 +326,7 @@ pto_status RunState::Execute(const pto_runtime_args &in) {
         cv_.notify_all();
         if (!fatal() && !waiting_for_id_.empty()) DiagnoseStuck();
         while (!fatal() && finished_ < tasks_.size()) {
-            if (workers_ == 1) {
+            if (inline_) {
                 RunReadyInline(lock);
                 if (!fatal() && finished_ < tasks_.size() && ready_.empty()) DiagnoseStuck();
             } else if (Stuck()) {

@@ -254,9 +254,20 @@ bool RunState::ChooseKernel(Task *t, const MixedKernels &mk, int32_t blocks, Pto
     }
     t->kernel = k;
     t->program = k->program;
+    if (aic != INVALID_KERNEL_ID && aiv != INVALID_KERNEL_ID && aiv1 == INVALID_KERNEL_ID) {
+        // A cube and one vector lane: the block's cube and one vector core
+        // (sub-block id 0), as PTO2 dispatches the lane alone; the module's
+        // two vector cores would each run the vector function.
+        const pto_status st = MakeOneVectorProgram(rt_, k);
+        if (st != PTO_OK) {
+            ReportFatal(st, at() + ": " + pto_runtime_last_error());
+            return false;
+        }
+        t->program = k->one_vector_program;
+    }
     if (aic == INVALID_KERNEL_ID && aiv1 != INVALID_KERNEL_ID) {
         // Two lanes of a vector kernel: its sub-block id bound to each.
-        const pto_status st = MakeLaneProgram(k);
+        const pto_status st = MakeLaneProgram(rt_, k);
         if (st != PTO_OK) {
             ReportFatal(st, at() + ": " + pto_runtime_last_error());
             return false;

@@ -26,7 +26,10 @@ uint64_t MonotonicNs();
 // The state of one run; the ops table's ctx.
 class RunState {
 public:
-    RunState(pto_runtime *rt, uint32_t workers) : rt_(rt), workers_(workers) {}
+    // One worker runs the tasks on the calling thread (inline), except in
+    // board mode, where a worker thread of the runtime's own runs them.
+    RunState(pto_runtime *rt, uint32_t workers)
+        : rt_(rt), workers_(workers), inline_(workers == 1 && !rt->board) {}
     ~RunState() {
         for (auto &entry : regions_) free(entry.second->owned);
     }
@@ -97,6 +100,7 @@ private:
 
     pto_runtime *rt_;
     uint32_t workers_;
+    bool inline_;  // tasks run on the calling thread
     std::mutex mu_;
     std::condition_variable cv_;
     std::atomic<bool> fatal_flag_{false};

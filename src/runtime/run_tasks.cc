@@ -181,7 +181,7 @@ void RunState::Submit(const MixedKernels *mk, const CoreTaskArgs *args, bool dum
     if (!LinkExplicit(t, *args)) return;
     out->set_task_id(PTO2TaskId::make(0, t->id));
     if (t->pending == 0) MakeReady(t);
-    if (workers_ == 1) RunReadyInline(lock);
+    if (inline_) RunReadyInline(lock);
 }
 
 // ---------------------------------------------------------------------------
@@ -262,6 +262,7 @@ void RunState::RunReadyInline(std::unique_lock<std::mutex> &lock) {
 }
 
 void RunState::Worker() {
+    if (rt_->board) EnterBoardMode(rt_);
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
         cv_.wait(lock, [&] { return fatal() || !ready_.empty() || (orchestration_done_ && finished_ == tasks_.size()); });

@@ -6,6 +6,8 @@
 #include <stdarg.h>
 #include <stdint.h>
 
+#include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -66,6 +68,11 @@ struct Kernel {
     // tasks), made on first use; null where the kernel has no sub-block id.
     pto_program *lane_program = nullptr;
     bool lane_program_made = false;
+    // The same module run with one vector core a block (its module given
+    // libpto.vector_cores = 1): a mixed task whose MixedKernels name one
+    // vector lane. Made on first use.
+    pto_program *one_vector_program = nullptr;
+    bool one_vector_program_made = false;
 };
 
 // A compiled, loaded orchestration.
@@ -95,6 +102,12 @@ struct pto_runtime {
     pto_runtime_tap_fn tap = nullptr;
     uint32_t tap_events = 0;
     void *tap_user = nullptr;
+    // pto_runtime_set_board_mode and pto_runtime_set_warning_handler's
+    // (board.cc): the board-mode warnings reported so far.
+    bool board = false;
+    pto_warning_fn warning = nullptr;
+    void *warning_user = nullptr;
+    std::atomic<uint64_t> warnings{0};
 };
 
 struct pto_runtime_args {
@@ -110,7 +123,19 @@ pto_status LoadTable(pto_runtime *rt, const std::string &path);
 // Compiles (or finds in the cache) and loads rt's orchestration.
 pto_status CompileOrchestration(pto_runtime *rt);
 // Creates the kernel's lane program on first use (see Kernel).
-pto_status MakeLaneProgram(Kernel *kernel);
+pto_status MakeLaneProgram(pto_runtime *rt, Kernel *kernel);
+// Creates the kernel's one-vector-core program on first use (see Kernel).
+pto_status MakeOneVectorProgram(pto_runtime *rt, Kernel *kernel);
+
+// Board mode (board.cc). Installs the session's board mode and its warning
+// handler (which counts each warning and hands it on) on the calling
+// thread, a thread of the runtime's own.
+void EnterBoardMode(pto_runtime *rt);
+// Runs fn in the session's mode: on the calling thread when board mode is
+// off; else on a thread of the runtime's own in board mode, under the
+// calling thread's profile (the caller's own board mode and warning handler
+// are never touched), fn's status and sentence handed back.
+pto_status InSessionMode(pto_runtime *rt, const std::function<pto_status()> &fn);
 // Runs rt's orchestration on args (pto_runtime_run after Prepare).
 pto_status Run(pto_runtime *rt, const pto_runtime_args &args);
 

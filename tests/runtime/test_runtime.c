@@ -6,7 +6,9 @@
  * workers and the same bytes on one, and the errors: a cycle, a task that
  * can never run, an unknown kernel, a kernel's own error, a view outside
  * its tensor, an API name the runtime lacks; the tap (pto_runtime_set_tap)
- * reading each task's views before and after its kernel. Every result is checked
+ * reading each task's views before and after its kernel; board mode
+ * (pto_runtime_set_board_mode) and a mixed task with one vector lane, under
+ * A5. Every result is checked
  * against a reference computed here (small integers: every float is
  * exact). PTO_RUNTIME_WORK names the work directory; the compiled
  * orchestrations go to PTO_RUNTIME_CACHE. */
@@ -274,6 +276,16 @@ static void test_concurrency(void **state) {
 
 /* ------------------------------------------------------------------------ */
 
+/* errors.cpp's arguments: x, y, out (16 x 16 each) and case `which`. */
+static pto_runtime_args *errors_args(float *x, float *y, float *out, int64_t which) {
+    pto_runtime_args *a = new_args();
+    add_f32(a, x, 16, 16);
+    add_f32(a, y, 16, 16);
+    add_f32(a, out, 16, 16);
+    assert_int_equal(pto_runtime_args_add_scalar(a, (uint64_t)which), PTO_OK);
+    return a;
+}
+
 /* Runs errors.cpp with `which`; returns the status, the sentence in msg. */
 static pto_status errors_run(int64_t which, char *msg, size_t n) {
     float x[N16], y[N16], out[N16];
@@ -281,11 +293,7 @@ static pto_status errors_run(int64_t which, char *msg, size_t n) {
     fill(y, N16, 13);
     memset(out, 0, sizeof out);
     pto_runtime *rt = session("orchestration/errors.cpp", 2);
-    pto_runtime_args *a = new_args();
-    add_f32(a, x, 16, 16);
-    add_f32(a, y, 16, 16);
-    add_f32(a, out, 16, 16);
-    assert_int_equal(pto_runtime_args_add_scalar(a, (uint64_t)which), PTO_OK);
+    pto_runtime_args *a = errors_args(x, y, out, which);
     const pto_status st = pto_runtime_run(rt, a);
     snprintf(msg, n, "%s", pto_runtime_last_error());
     if (st == PTO_OK) {
@@ -324,6 +332,126 @@ static void test_errors(void **state) {
     expect_error(7, PTO_ERR_INVALID_ARGUMENT,
                  (const char *const[]){"errors.cpp:", "takes 3 parameters", "2 tensors and 0 scalars", NULL});
     expect_error(8, PTO_ERR_INVALID_ARGUMENT, (const char *const[]){"kernel id 42", NULL});
+}
+
+/* ------------------------------------------------------------------------ */
+
+/* A session of errors.cpp under A5 (the calling thread's profile, which the
+ * verifications take) with the kernels its cases 9 and 10 submit: 10 the
+ * cube kernel board_mm.pto, 11 and 12 one_lane.pto's cube and vector
+ * functions. */
+static pto_runtime *a5_session(uint32_t workers) {
+    pto_runtime *rt = session("orchestration/errors.cpp", workers);
+    assert_int_equal(pto_runtime_add_kernel(rt, 10, "aic", "kernels/board_mm.pto", NULL), PTO_OK);
+    assert_int_equal(pto_runtime_add_kernel(rt, 11, "aic", "kernels/one_lane.pto", "one_lane_aic"), PTO_OK);
+    assert_int_equal(pto_runtime_add_kernel(rt, 12, "aiv", "kernels/one_lane.pto", "one_lane_aiv"), PTO_OK);
+    return rt;
+}
+
+/* Runs errors.cpp's case `which` on x, y and out (16 x 16 each). */
+static pto_status run_case(pto_runtime *rt, int64_t which, float *x, float *y, float *out) {
+    pto_runtime_args *a = errors_args(x, y, out, which);
+    const pto_status st = pto_runtime_run(rt, a);
+    pto_runtime_args_destroy(a);
+    return st;
+}
+
+/* c = x y for 16 x 16 matrices (small integers: exact in float). */
+static void matmul16(const float *x, const float *y, float *c) {
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 16; j++) {
+            float sum = 0;
+            for (int k = 0; k < 16; k++) sum += x[i * 16 + k] * y[k * 16 + j];
+            c[i * 16 + j] = sum;
+        }
+}
+
+struct warnings {
+    int count;
+    int tmatmul_acc;  /* those naming pto_tmatmul_acc's M rule */
+};
+
+static void count_warning(const char *message, void *user) {
+    struct warnings *w = user;
+    w->count++;
+    if (strstr(message, "pto_tmatmul_acc: board mode: a valid rows 8 differ from dst valid rows 16 (M)") != NULL)
+        w->tmatmul_acc++;
+}
+
+/* Board mode (pto_runtime_set_board_mode): a cube kernel whose
+ * tmatmul.acc takes a left tile of 8 valid rows into an accumulator typed
+ * with 16 is refused by default, located; in board mode, on 1 and 2
+ * workers, it runs as the NPU implementations do (M = the left tile's 8
+ * rows: out's rows 0..7 hold 2 x y, rows 8..15 x y), each occurrence a
+ * warning to the session's handler, counted; the calling thread's own board
+ * mode is left off. */
+static void test_board_mode(void **state) {
+    (void)state;
+    float x[N16], y[N16], out[N16], want[N16];
+    fill(x, N16, 21);
+    fill(y, N16, 22);
+    matmul16(x, y, want);
+    for (int i = 0; i < 8 * 16; i++) want[i] *= 2;
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+
+    pto_runtime *rt = a5_session(2);
+    assert_int_equal(pto_runtime_prepare(rt), PTO_ERR_SHAPE_MISMATCH);
+    const char *msg = pto_runtime_last_error();
+    assert_non_null(strstr(msg, "kernel 10"));
+    assert_non_null(strstr(msg, "board_mm.pto:39:5: error: pto_tmatmul_acc: a valid rows 8 differ from dst valid rows 16"));
+    printf("[board] default: %s\n", msg);
+    pto_runtime_close(rt);
+
+    for (uint32_t workers = 1; workers <= 2; workers++) {
+        struct warnings w = {0, 0};
+        rt = a5_session(workers);
+        assert_int_equal(pto_runtime_set_board_mode(rt, 1), PTO_OK);
+        assert_int_equal(pto_runtime_set_warning_handler(rt, count_warning, &w), PTO_OK);
+        if (pto_runtime_prepare(rt) != PTO_OK) fail_msg("board prepare: %s", pto_runtime_last_error());
+        const int at_prepare = w.count;
+        assert_true(at_prepare >= 1);
+        memset(out, 0, sizeof out);
+        if (run_case(rt, 9, x, y, out) != PTO_OK) fail_msg("board run: %s", pto_runtime_last_error());
+        assert_floats(out, want, N16, "board out");
+        assert_true(w.count > at_prepare);
+        assert_int_equal(w.tmatmul_acc, w.count);
+        uint64_t counted = 0;
+        assert_int_equal(pto_runtime_board_warnings(rt, &counted), PTO_OK);
+        assert_int_equal(counted, (uint64_t)w.count);
+        assert_int_equal(pto_board_mode(), 0);
+        assert_int_equal(pto_runtime_set_board_mode(rt, 0), PTO_ERR_INVALID_ARGUMENT);  /* prepared */
+        printf("[board] %u worker%s: %d warnings (%d at prepare)\n", workers, workers > 1 ? "s" : "", w.count,
+               at_prepare);
+        pto_runtime_close(rt);
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+}
+
+/* A mixed task with one vector lane ({aic, aiv, INVALID_KERNEL_ID}) under
+ * A5 runs the block's cube and one vector core: its vector function's
+ * read-modify-write of out (out += x y) is applied once, not by two vector
+ * cores; on 1 and 2 workers. */
+static void test_one_vector_lane(void **state) {
+    (void)state;
+    float x[N16], y[N16], out[N16], want[N16];
+    fill(x, N16, 23);
+    fill(y, N16, 24);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    for (uint32_t workers = 1; workers <= 2; workers++) {
+        pto_runtime *rt = a5_session(workers);
+        assert_int_equal(pto_runtime_set_board_mode(rt, 1), PTO_OK);  /* kernel 10 verifies */
+        assert_int_equal(pto_runtime_set_warning_handler(rt, count_warning, &(struct warnings){0, 0}), PTO_OK);
+        matmul16(x, y, want);
+        for (int i = 0; i < N16; i++) {
+            out[i] = (float)(i % 5);
+            want[i] += (float)(i % 5);
+        }
+        if (run_case(rt, 10, x, y, out) != PTO_OK) fail_msg("one lane: %s", pto_runtime_last_error());
+        assert_floats(out, want, N16, "one lane out");
+        assert_int_equal(tasks_run(rt, NULL), 1);
+        pto_runtime_close(rt);
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
 }
 
 /* The orchestration's argument count against its config; a compile error
@@ -762,7 +890,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chain),   cmocka_unit_test(test_views),        cmocka_unit_test(test_scopes),
         cmocka_unit_test(test_mixed),   cmocka_unit_test(test_concurrency),  cmocka_unit_test(test_random_views),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_errors),          cmocka_unit_test(test_board_mode),
+        cmocka_unit_test(test_one_vector_lane),
         cmocka_unit_test(test_prepare_errors), cmocka_unit_test(test_predicate), cmocka_unit_test(test_scalar_pointer),
         cmocka_unit_test(test_tap),             cmocka_unit_test(test_api_errors),
     };

@@ -429,3 +429,57 @@ def test_tap_view_array_follows_strides():
     bf = _runtime.TapView(bits.ctypes.data, "bfloat16", 2, (2,), (1,), bits.ctypes.data, 4, True)
     assert bf.array().dtype == np.uint16 and bf.array().tolist() == [0x3F80, 0xC000]
     assert bf.within(bits.ctypes.data, 4) and not bf.within(bits.ctypes.data + 2, 2)
+
+
+# --- board mode: a kernel that breaks a rule the NPU leaves unchecked --------
+
+def board_work_dir(tmp_path: pathlib.Path) -> pathlib.Path:
+    """The runtime suite's errors.cpp with its kernel 10, board_mm.pto (an A5
+    cube kernel whose tmatmul.acc takes a left tile of 8 valid rows into an
+    accumulator typed with 16), as an export."""
+    from helpers import source_file
+
+    errors = source_file("tests", "runtime", "work", "orchestration", "errors.cpp")
+    if errors is None:
+        pytest.skip("tests/runtime/work not found beside the tests (set PTO_SOURCE_ROOT)")
+    work = tmp_path / "work"
+    (work / "kernels").mkdir(parents=True)
+    (work / "orchestration").mkdir()
+    shutil.copyfile(errors, work / "orchestration" / "errors.cpp")
+    shutil.copyfile(errors.parents[1] / "kernels" / "board_mm.pto", work / "kernels" / "board_mm.pto")
+    (work / "kernel_table.txt").write_text("kernel 10 aic kernels/board_mm.pto\n")
+    return work
+
+
+def test_board_mode_runs_what_the_default_refuses(tmp_path):
+    runtime_or_skip()
+    work = board_work_dir(tmp_path)
+    with pytest.raises(pp.PyptoError, match=r"board_mm\.pto:39:5: error: pto_tmatmul_acc: a valid rows 8 differ"):
+        pp.Session(work, workers=2)
+    x = (np.arange(256, dtype=np.float32).reshape(16, 16) % 7) - 3
+    y = (np.arange(256, dtype=np.float32).reshape(16, 16) % 5) - 2
+    want = x @ y
+    want[:8] *= 2  # board mode: M = the left tile's 8 valid rows accumulate again
+    for workers in (1, 2):
+        out = np.zeros((16, 16), np.float32)
+        with pp.Session(work, workers=workers, board=True) as s:
+            s.run([x, y, out], [9])
+            assert np.array_equal(out, want)
+            [(rule, count)] = s.board_warnings.items()
+            assert rule == "pto_tmatmul_acc: a valid rows 8 differ from dst valid rows 16 (M)"
+            assert count >= 2  # the verification's and the run's
+    assert not pto.board_mode()
+
+
+def test_board_mode_in_the_verdict(stub, tmp_path, capsys):
+    runtime_or_skip()
+    result = pp.run(stubs.add_program(), stubs.add_specs(), golden_fn=stubs.golden_add_twice,
+                    runtime_cfg=dict(platform="a5", workers=1), rtol=0, atol=0, board=True)
+    assert result.passed and result.board and result.board_warnings == {}
+    assert "(a5, 1 kernels, board mode, 0 warnings, 2 tasks" in str(result)
+    model = write_model(tmp_path, """\
+        result = run(program=build_add_twice_program(), specs=build_tensor_specs(),
+                     golden_fn=s.golden_add_twice, runtime_cfg=dict(platform=args.platform), rtol=0, atol=0)
+        """)
+    assert pp.main([str(model), "--workers", "1", "--board"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("PASS (1 run; board mode, 0 warnings)")

@@ -437,6 +437,10 @@ struct Program {
   // program order).
   std::vector<PipeDecl> pipes;
   uint32_t vector_cores = 0;
+  // The module attribute `libpto.vector_cores = N` (1 or 2): a block of a
+  // program with pipes runs the cube and N vector cores whatever the
+  // profile; 0 where the module does not say.
+  uint32_t vector_cores_asked = 0;
   // A module whose marks choose no entry (several marked, or several public
   // and none marked): why, and where; such a program is verified but
   // cannot run (pto_program_check).

@@ -129,6 +129,9 @@ void PipeReader::ParsePipeTransfer(const Token& op, const std::vector<Token>& re
   if (in_gm ? !TransferSlotView(op, t, results, &in)
             : kind != PipeOp::kFree && !TransferTile(op, t, results, &in))
     return;
+  if (split != Split::kNone && p_->vector_cores_asked == 1)
+    return (void)parser_.Error(op.loc, what + " splits its tile between two vector cores; the module "
+                                              "asks for one (libpto.vector_cores = 1)");
   NoteVectorCores(split);
   p_->code.push_back(in);
 }
@@ -267,9 +270,13 @@ bool PipeReader::TransferTile(const Token& op, const Transfer& t, const std::vec
 
 // A2A3 and A5 have two vector cores a block (pto-isa: 1 cube, 2 vector
 // cores); under HOST the text decides: two where a split halves a tile
-// between them, else one.
+// between them, else one. The module's libpto.vector_cores, where given,
+// decides on every profile (a task that dispatches one vector core).
 void PipeReader::NoteVectorCores(Split split) {
-  const uint32_t vector_cores = p_->profile != PTO_PROFILE_HOST || split != Split::kNone ? 2 : 1;
+  const uint32_t vector_cores =
+      p_->vector_cores_asked != 0
+          ? p_->vector_cores_asked
+          : p_->profile != PTO_PROFILE_HOST || split != Split::kNone ? 2 : 1;
   if (vector_cores > p_->vector_cores) p_->vector_cores = vector_cores;
 }
 

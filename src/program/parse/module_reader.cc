@@ -105,6 +105,14 @@ void ModuleReader::ParseModule() {
           parser_.Error(e.loc, "pto.kernel_kind must be #pto.kernel_kind<vector> or <cube>");
           return;
         }
+      } else if (e.key == "libpto.vector_cores") {
+        // libpto's own: the vector cores a block of a program with pipes
+        // runs (a host runtime's task that dispatches one vector core).
+        if (e.value.kind != Tok::kInt || (e.value.text != "1" && e.value.text != "2")) {
+          parser_.Error(e.loc, "libpto.vector_cores must be 1 or 2");
+          return;
+        }
+        p_->vector_cores_asked = e.value.text == "1" ? 1 : 2;
       } else if (e.key == "pto.device-spec") {
         // The SoC names PTOAS's tests use: Ascend910* (A2/A3), Ascend950* (A5).
         const bool a2a3 = e.value.text.substr(0, 9) == "Ascend910";

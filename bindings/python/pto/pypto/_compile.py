@@ -255,22 +255,28 @@ def single_orchestration(compiled_program: Any, recorder: _Recorder) -> Compiled
 
 
 def verify_kernels(compiled: Compiled, target: Platform,
-                   program_class: Optional[Callable[..., Any]] = None) -> int:
+                   program_class: Optional[Callable[..., Any]] = None, board: bool = False) -> int:
     """Parses and verifies every kernel of the table with libpto under the
-    target's profile (each file and entry once); PyptoError with the
-    verifier's FILE:LINE:COL sentence for the first it refuses. Returns the
-    number of kernels."""
+    target's profile (each file and entry once), in board mode if board
+    (its warnings on stderr; the run's session counts its own); PyptoError
+    with the verifier's FILE:LINE:COL sentence for the first it refuses.
+    Returns the number of kernels."""
     import pto
 
     make = program_class or pto.Program
     profile = pto.Profile[target.profile]
     texts: Dict[str, str] = {}
-    for k in compiled.kernels:
-        text = texts.get(k.path)
-        if text is None:
-            text = texts[k.path] = (compiled.output_dir / k.path).read_text(encoding="utf-8")
-        try:
-            make(text, profile=profile, name=str(compiled.output_dir / k.path), entry=k.name)
-        except pto.ProgramError as e:
-            raise PyptoError(f"libpto refuses kernel {k.name}: {e}") from e
+    was_board = pto.board_mode()
+    pto.set_board_mode(board)
+    try:
+        for k in compiled.kernels:
+            text = texts.get(k.path)
+            if text is None:
+                text = texts[k.path] = (compiled.output_dir / k.path).read_text(encoding="utf-8")
+            try:
+                make(text, profile=profile, name=str(compiled.output_dir / k.path), entry=k.name)
+            except pto.ProgramError as e:
+                raise PyptoError(f"libpto refuses kernel {k.name}: {e}") from e
+    finally:
+        pto.set_board_mode(was_board)
     return len(compiled.kernels)

@@ -37,7 +37,9 @@ class RunResult:
     orchestration's C++ compile or cache hit; run: the orchestration on the
     host runtime; golden: the torch reference, on golden_threads torch
     threads), the tasks the run launched and the most at once, and per output
-    its largest absolute and relative error against the golden."""
+    its largest absolute and relative error against the golden; board: the
+    run was in libpto's board mode, board_warnings its warnings' counts by
+    rule (the session's verification and run)."""
 
     passed: bool
     error: Optional[str] = None
@@ -52,11 +54,26 @@ class RunResult:
     max_concurrent: int = 0
     max_errors: Dict[str, Tuple[float, float]] = dataclasses.field(default_factory=dict)
     golden_threads: int = 0
+    board: bool = False
+    board_warnings: Dict[str, int] = dataclasses.field(default_factory=dict)
+
+    def board_text(self) -> str:
+        """"board mode, N warnings: COUNT x RULE; ..." ("" when not in board mode)."""
+        if not self.board:
+            return ""
+        total = sum(self.board_warnings.values())
+        text = f"board mode, {total} warning{'s' if total != 1 else ''}"
+        rules = sorted(self.board_warnings.items(), key=lambda kv: -kv[1])
+        if rules:
+            text += ": " + "; ".join(f"{n} x {rule}" for rule, n in rules[:4])
+            text += f"; {len(rules) - 4} more rules" if len(rules) > 4 else ""
+        return text
 
     def __str__(self) -> str:
         verdict = "PASS" if self.passed else "FAIL"
         times = ", ".join(f"{k} {v:.3f}s" for k, v in self.times.items())
         text = f"{verdict} on libpto ({self.platform}, {self.kernels} kernels"
+        text += f", {self.board_text()}" if self.board else ""
         text += f", {self.tasks} tasks" if self.tasks else ""
         text += f"; {times})" if times else ")"
         if not self.passed and self.error:
@@ -122,7 +139,7 @@ def _workers(runtime_cfg: Dict[str, Any]) -> Optional[int]:
 
 
 def _check_runtime_cfg(runtime_cfg: Dict[str, Any]) -> None:
-    unknown = sorted(set(runtime_cfg) - set(_DEVICE_KEYS) - {"platform", "workers"})
+    unknown = sorted(set(runtime_cfg) - set(_DEVICE_KEYS) - {"platform", "workers", "board"})
     if unknown:
         raise PyptoError(f"runtime_cfg has keys libpto does not know: {', '.join(unknown)}")
 
@@ -197,9 +214,10 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
     _check_runtime_cfg(runtime_cfg)
     target = _target(runtime_cfg)
     workers = _workers(runtime_cfg)
+    board = bool(runtime_cfg.get("board", False))
     require("torch")
     golden = require("golden")
-    result = RunResult(passed=False, platform=target.name, workers=workers)
+    result = RunResult(passed=False, platform=target.name, workers=workers, board=board)
 
     t0 = time.perf_counter()
     if runtime_dir is not None:
@@ -210,6 +228,8 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
         compiled = compile_step(target)
     result.work_dir = compiled.output_dir
     if isinstance(compiled, _distributed.Build):
+        if board:
+            raise PyptoError("board mode is not offered for a multi-card program")
         result.kernels = sum(_compile.verify_kernels(c, target) for c in compiled.chips.values())
         result.times["compile"] = time.perf_counter() - t0
         if compile_only:
@@ -218,7 +238,7 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
             return result
         return _distributed.run(compiled, target, workers, specs, golden_fn, golden_data, rtol, atol, compare_fn,
                                 result, start)
-    result.kernels = _compile.verify_kernels(compiled, target)
+    result.kernels = _compile.verify_kernels(compiled, target, board=board)
     result.times["compile"] = time.perf_counter() - t0
     if compile_only:
         result.passed = True
@@ -235,11 +255,14 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
         result.golden_threads = threads() if threads else 0
 
     t0 = time.perf_counter()
-    with _runtime.Session(compiled.output_dir, workers) as session:
+    with _runtime.Session(compiled.output_dir, workers, board=board) as session:
         result.times["prepare"] = time.perf_counter() - t0
         tensor_args = [tensors[s.name] for s in specs if _is_tensor_spec(s)]
         scalar_args = [_scalar_arg(scalars[s.name]) for s in specs if not _is_tensor_spec(s)]
-        result.times["run"] = session.run(tensor_args, scalar_args)
+        try:
+            result.times["run"] = session.run(tensor_args, scalar_args)
+        finally:
+            result.board_warnings = dict(session.board_warnings)
         result.tasks, result.max_concurrent = session.stats()
 
     if expected is None:
@@ -270,10 +293,16 @@ def judge(result: RunResult, golden: Any, specs: List[Any], tensors: Dict[str, A
         result.error = str(e)
 
 
+def _with_board(runtime_cfg: Optional[Dict[str, Any]], board: bool) -> Optional[Dict[str, Any]]:
+    """runtime_cfg with board mode on when board is (else as given)."""
+    return dict(runtime_cfg or {}, board=True) if board else runtime_cfg
+
+
 def run(program: Any, specs: List[Any], golden_fn: Optional[Callable[..., Any]] = None, golden_data: Optional[str] = None,
         compile_cfg: Optional[Dict[str, Any]] = None, runtime_cfg: Optional[Dict[str, Any]] = None,
         rtol: float = 1e-5, atol: float = 1e-5, compare_fn: Optional[Dict[str, Callable[..., Any]]] = None,
-        compile_only: bool = False, runtime_dir: Optional[str] = None, save_data: bool = False) -> RunResult:
+        compile_only: bool = False, runtime_dir: Optional[str] = None, save_data: bool = False,
+        board: bool = False) -> RunResult:
     """golden.run on libpto: compiles program (a @pl.program class or an
     ir.Program) with PyPTO for runtime_cfg["platform"]'s backend (a5, a5sim:
     Ascend950; a2a3, a2a3sim: Ascend910B; default a5) without ptoas, verifies
@@ -281,10 +310,15 @@ def run(program: Any, specs: List[Any], golden_fn: Optional[Callable[..., Any]] 
     orchestration on libpto's host runtime (runtime_cfg["workers"] threads,
     default every CPU) and compares the outputs with golden_fn's (or
     golden_data's) through golden.validate_golden with rtol, atol and
-    compare_fn. save_data is accepted and ignored (nothing is written but
-    the compile's output). Raises PyptoError for what cannot run; returns a
-    RunResult whose passed is the comparison's verdict."""
+    compare_fn. board=True (or runtime_cfg["board"]) verifies and runs the
+    kernels in libpto's board mode (pto_runtime_set_board_mode): a rule
+    pto-isa's implementation leaves unchecked runs as the NPU runs it, each
+    occurrence a warning, counted by rule in the result's board_warnings.
+    save_data is accepted and ignored (nothing is written but the compile's
+    output). Raises PyptoError for what cannot run; returns a RunResult
+    whose passed is the comparison's verdict."""
     del save_data
+    runtime_cfg = _with_board(runtime_cfg, board)
 
     def compile_step(target: Platform) -> Any:
         compiled, recorder = _compile.compile_program(program, target, compile_cfg)
@@ -297,10 +331,12 @@ def run(program: Any, specs: List[Any], golden_fn: Optional[Callable[..., Any]] 
 def run_jit(fn: Any, specs: List[Any], golden_fn: Optional[Callable[..., Any]] = None, golden_data: Optional[str] = None,
             compile_cfg: Optional[Dict[str, Any]] = None, runtime_cfg: Optional[Dict[str, Any]] = None,
             rtol: float = 1e-5, atol: float = 1e-5, compare_fn: Optional[Dict[str, Callable[..., Any]]] = None,
-            compile_only: bool = False, runtime_dir: Optional[str] = None, save_data: bool = False) -> RunResult:
+            compile_only: bool = False, runtime_dir: Optional[str] = None, save_data: bool = False,
+            board: bool = False) -> RunResult:
     """golden.run_jit on libpto: fn (a @pl.jit function) compiled for the
     specs' shapes and dtypes as golden.run_jit compiles it, then as run."""
     del save_data
+    runtime_cfg = _with_board(runtime_cfg, board)
 
     def compile_step(target: Platform) -> Any:
         torch = require("torch")

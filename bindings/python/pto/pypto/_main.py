@@ -25,6 +25,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="where PyPTO writes the compile (default: its build_output/ under the current directory)")
     p.add_argument("--compile-only", action="store_true",
                    help="stop after PyPTO's compile and libpto's verification of every kernel")
+    p.add_argument("--board", action="store_true",
+                   help="libpto's board mode: a rule pto-isa's NPU implementation leaves unchecked runs as the "
+                        "NPU runs it, each occurrence a warning (counted by rule in the verdict) instead of a refusal")
     p.add_argument("--json", default=None, metavar="FILE",
                    help="also write the results as JSON (one object per harness call) to FILE")
     p.epilog = "Arguments after -- go to the model's own argument parser, after -p PLATFORM."
@@ -42,7 +45,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         os.environ["PYPTO_PROG_BUILD_DIR"] = args.output_dir
     try:
         results = run_model(args.model, args.platform, args.workers,
-                            argv=["-p", args.platform] + model_args, compile_only=args.compile_only)
+                            argv=["-p", args.platform] + model_args, compile_only=args.compile_only,
+                            board=args.board)
     except PyptoError as e:
         print(f"pto.pypto: {args.model}: error: {e}", file=sys.stderr)
         return 2
@@ -50,6 +54,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump([dict(model=args.model, **r.as_dict()) for r in results], f, indent=1)
     passed = all(r.passed for r in results)
+    board = "; ".join(r.board_text() for r in results if r.board)
     print(f"pto.pypto: {args.model}: {'PASS' if passed else 'FAIL'} ({len(results)} run"
-          f"{'s' if len(results) != 1 else ''})", flush=True)
+          f"{'s' if len(results) != 1 else ''}{'; ' + board if board else ''})", flush=True)
     return 0 if passed else 1

@@ -15,7 +15,7 @@ import re
 import struct
 import time
 from pathlib import Path
-from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ._common import PyptoError
 
@@ -250,20 +250,38 @@ def _tap_task(c: _CTask) -> TapTask:
                    tuple(c.scalars[i] for i in range(c.scalar_count)), c.start_ns, c.end_ns)
 
 
+_WARNING_FN = ctypes.CFUNCTYPE(None, ctypes.c_char_p, _VP)
+
+
+def warning_rule(message: str) -> str:
+    """The rule a board-mode warning names: libpto's sentence without its
+    "board mode: " marker ("pto_tmatmul_acc: a valid rows 8 differ from dst
+    valid rows 16 (M)"; a program's warning keeps its FILE:LINE:COL)."""
+    return message.replace("warning: board mode: ", "").replace("board mode: ", "")
+
+
 class Session:
     """One compile's program on the host runtime: prepared at creation
-    (orchestration compiled, kernels verified), run any number of times."""
+    (orchestration compiled, kernels verified), run any number of times.
+    board=True: the session's kernels are verified and its tasks run in
+    libpto's board mode (pto_runtime_set_board_mode), each warning counted
+    by rule in board_warnings (and not printed)."""
 
-    def __init__(self, work_dir: Path, workers: Optional[int] = None) -> None:
+    def __init__(self, work_dir: Path, workers: Optional[int] = None, board: bool = False) -> None:
         lib = library()
         self._lib = lib
         self._rt = _VP()
         self._tap: Any = None
         self._tap_error: Optional[BaseException] = None
+        self._warn: Any = None
+        self.board = bool(board)
+        self.board_warnings: Dict[str, int] = {}
         _check(lib.pto_runtime_open(str(work_dir).encode(), ctypes.byref(self._rt)), "open")
         try:
             if workers is not None:
                 _check(lib.pto_runtime_set_workers(self._rt, int(workers)), "workers")
+            if self.board:
+                self._enter_board_mode()
             _check(lib.pto_runtime_prepare(self._rt), "prepare")
         except BaseException:
             self.close()
@@ -331,6 +349,29 @@ class Session:
         fn = _TAP_FN(call)
         _check(set_tap(self._rt, events, fn, None), "tap")
         self._tap = fn  # kept alive while the runtime may call it
+
+    def _enter_board_mode(self) -> None:
+        lib = self._lib
+        try:
+            set_board = lib.pto_runtime_set_board_mode
+            set_handler = lib.pto_runtime_set_warning_handler
+        except AttributeError:
+            raise PyptoError("this libpto-runtime has no pto_runtime_set_board_mode (board mode): "
+                             "build a newer one") from None
+        set_board.restype = set_handler.restype = ctypes.c_int
+        set_board.argtypes = [_VP, ctypes.c_int]
+        set_handler.argtypes = [_VP, _WARNING_FN, _VP]
+        counts = self.board_warnings
+
+        # Called on the runtime's threads one at a time (libpto's lock), under the GIL.
+        def warn(message: bytes, _user: Any) -> None:
+            rule = warning_rule(message.decode("utf-8", "replace"))
+            counts[rule] = counts.get(rule, 0) + 1
+
+        fn = _WARNING_FN(warn)
+        _check(set_board(self._rt, 1), "board mode")
+        _check(set_handler(self._rt, fn, None), "warning handler")
+        self._warn = fn  # kept alive while the runtime may call it
 
     def stats(self) -> Tuple[int, int]:
         """(tasks, most tasks at once) of the last run."""

@@ -5,7 +5,11 @@
 // tensor (row stride 32 on a 16 x 16 tensor); 5 a view outside its tensor;
 // 6 get_tensor_data of a tensor whose writer can never run; 7 a task whose
 // arguments do not match its kernel's parameters; 8 a failed submission's
-// output used afterwards (the first error is the one reported).
+// output used afterwards (the first error is the one reported); and two
+// that run on kernels the test adds to the table: 9 out = x y through a
+// kernel that breaks a rule board mode relaxes (kernel 10, board_mm.pto);
+// 10 out += x y as a mixed task with one vector lane (kernels 11 and 12,
+// one_lane.pto).
 // Arguments: x, y, out (16 x 16 float32), which.
 #include <stddef.h>
 #include <stdint.h>
@@ -91,6 +95,23 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
             TaskOutputTensors outs = rt_submit_aiv_task(42, params);
             const ChipTensor& made = outs.get_ref(0);
             axpy(made, ext_y, ext_out, 16, PTO2TaskId::invalid());
+            break;
+        }
+        case 9: {
+            CoreTaskArgs params;
+            params.add_input(ext_x);
+            params.add_input(ext_y);
+            params.add_output(ext_out);
+            rt_submit_aic_task(10, params);
+            break;
+        }
+        case 10: {
+            CoreTaskArgs params;
+            params.add_input(ext_x);
+            params.add_input(ext_y);
+            params.add_inout(ext_out);
+            MixedKernels one_lane = {11, 12, INVALID_KERNEL_ID};
+            rt_submit_task(one_lane, params);
             break;
         }
         default:
