@@ -315,6 +315,11 @@ static void test_thread_config(void **state) {
                 assert_int_equal(tile_get(h, i, j), ref_convert(PTO_FLOAT32, vals[i * N + j], PTO_FLOAT16, (uint64_t)(int64_t)sb, false));
     }
     expect_status(pto_set_quant_scalar(1.0f, PTO_FLOAT32), PTO_ERR_UNSUPPORTED_DTYPE, "FLOAT32 output");
+    /* the dtype list is the row's (src/settings.def), quoted; an int outside
+     * the enum as its number */
+    assert_non_null(strstr(pto_last_error(), "dtype FLOAT32 is none of INT8, UINT8, INT16, FLOAT16"));
+    expect_status(pto_set_quant_scalar(1.0f, (pto_dtype)999), PTO_ERR_UNSUPPORTED_DTYPE, "dtype 999");
+    assert_non_null(strstr(pto_last_error(), "dtype 999 is none of"));
     fill_words(words, N, &r);
     assert_int_equal(pto_tile_write(fp, words, sizeof words), PTO_OK);
     expect_status(pto_set_quant_vector(fp), PTO_OK, "set_quant_vector");

@@ -78,7 +78,7 @@ from ._enums import *  # noqa: F401,F403  (every enum of include/pto_c.h, genera
 from ._enums import DType, Layout, Location, Profile, Status
 from ._operations import *  # noqa: F401,F403  (one function per operation of src/operations.def)
 from ._pto import get_profile as _get_profile, simd_target, tmrgsort_lists, trandom
-from ._pto import set_img2col_padding, set_img2col_rpt, setfmatrix, timg2col  # a config struct
+from ._pto import timg2col  # a config struct
 from ._pto import tmov_fp_ex  # option flags: not a row of src/operations.def, bound by hand
 
 # tmov_fp_ex's flags (include/pto_c.h's PTO_FIXPIPE_*), combined with |.
@@ -95,9 +95,6 @@ __all__ = [
     "FIXPIPE_STORE",
     "tmrgsort_lists",
     "trandom",
-    "setfmatrix",
-    "set_img2col_padding",
-    "set_img2col_rpt",
     "timg2col",
     "Tile",
     "Buffer",

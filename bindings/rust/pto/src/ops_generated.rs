@@ -2550,3 +2550,50 @@ pub fn tinsert_fp(
         )
     })
 }
+
+/// SETFMATRIX (`pto_setfmatrix`): the thread's img2col feature-map register
+/// (height, width, four pads).
+///
+/// A setting of the calling OS thread: later instructions on the same
+/// thread read it, other threads keep their own.
+pub fn setfmatrix(config: &Img2colConfig) -> Result<()> {
+    check(unsafe { sys::pto_setfmatrix(config) })
+}
+
+/// SET_IMG2COL_PADDING (`pto_set_img2col_padding`): the thread's img2col
+/// pad element, the bits of its encoding in dst's dtype.
+///
+/// A setting of the calling OS thread: later instructions on the same
+/// thread read it, other threads keep their own.
+pub fn set_img2col_padding(config: &Img2colConfig) -> Result<()> {
+    check(unsafe { sys::pto_set_img2col_padding(config) })
+}
+
+/// SET_IMG2COL_RPT (`pto_set_img2col_rpt`): the thread's img2col repeat
+/// register (stride, time, mode 0 along M or 1 along K).
+///
+/// A setting of the calling OS thread: later instructions on the same
+/// thread read it, other threads keep their own.
+pub fn set_img2col_rpt(config: &Img2colConfig) -> Result<()> {
+    check(unsafe { sys::pto_set_img2col_rpt(config) })
+}
+
+/// SET_QUANT_SCALAR (`pto_set_quant_scalar`): the thread's scalar
+/// quantisation word of the fixpipe's conversions (fp NULL), from scale and
+/// the output dtype it is meant for.
+///
+/// A setting of the calling OS thread: later instructions on the same
+/// thread read it, other threads keep their own.
+pub fn set_quant_scalar(scale: f32, dtype: DType) -> Result<()> {
+    check(unsafe { sys::pto_set_quant_scalar(scale, dtype.raw()) })
+}
+
+/// SET_QUANT_VECTOR (`pto_set_quant_vector`): the thread's per-column
+/// quantisation words of the fixpipe's conversions (fp NULL), a copy of
+/// fp's row 0 (a scaling tile of one row).
+///
+/// A setting of the calling OS thread: later instructions on the same
+/// thread read it, other threads keep their own.
+pub fn set_quant_vector(fp: &impl Operand) -> Result<()> {
+    check(unsafe { sys::pto_set_quant_vector(fp.as_ptr()) })
+}
