@@ -1120,7 +1120,7 @@ def gen_docs(ops):
                 f"{host_dtypes(op.dtypes['HOST'])} |" for op in rows]
         out += [f"| `{st.cname}({', '.join(a.name for a in st.params)})` | {markdown_cell(st.summary)} "
                 f"(a setting of the calling thread) | "
-                f"{', '.join(d.lower() for a in st.params for d in a.dtypes) or 'none'} |" for st in own]
+                f"{', '.join(d.lower() for a in st.params for d in a.dtypes) or '-'} |" for st in own]
         out += [f"| `pto_{h.mnemonic}({h.arguments})` | {markdown_cell(h.summary)} (bound by hand: "
                 f"{h.why}) | {h.host} |" for h in hand]
     return "\n".join(out) + "\n"

@@ -2590,7 +2590,8 @@ pub fn set_quant_scalar(scale: f32, dtype: DType) -> Result<()> {
 
 /// SET_QUANT_VECTOR (`pto_set_quant_vector`): the thread's per-column
 /// quantisation words of the fixpipe's conversions (fp NULL), a copy of
-/// fp's row 0 (a scaling tile of one row).
+/// fp's row 0 (a scaling tile of one row: UINT64, INT64, FLOAT16, BFLOAT16
+/// or FLOAT32).
 ///
 /// A setting of the calling OS thread: later instructions on the same
 /// thread read it, other threads keep their own.

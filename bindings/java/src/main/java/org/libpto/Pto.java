@@ -2940,7 +2940,7 @@ public final class Pto {
     /**
      * SET_QUANT_VECTOR ({@code pto_set_quant_vector}): the thread's per-column quantisation
      * words of the fixpipe's conversions (fp NULL), a copy of fp's row 0 (a scaling tile of
-     * one row).
+     * one row: UINT64, INT64, FLOAT16, BFLOAT16 or FLOAT32).
      * <p>A setting of the calling OS thread: later instructions on the same thread read it,
      * other threads keep their own.
      */
