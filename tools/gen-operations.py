@@ -97,7 +97,7 @@ class Attr:
 
 ATTRIBUTES_DEF = ROOT / "src" / "attributes.def"
 HEADER_FILE = ROOT / "include" / "pto_c.h"
-ROLES = ("None", "Double", "Index", "Bool", "Enum", "Out")
+ROLES = ("None", "Double", "Index", "Bool", "Enum", "Out", "Flags")
 
 
 def enum_type_name(ctype):
@@ -153,6 +153,15 @@ def argument_attr(role, ctype, c_name, binding_name, default, leads, second, hea
                     go_type="int", go_value="int64({})", rust_type="usize",
                     rust_value="{} as sys::size_t", java_type="long", java_value="{}",
                     java_default="", java_nullable=False, leads=leads)
+    if role == "Flags":
+        # Or-ed option bits, an unsigned: Python's int past the range passes
+        # every bit set, which the row's rules refuse as any undefined bit.
+        return Attr(c_name=c_name, py_name=binding_name, py_default="0" if default != "_" else "",
+                    py_stub="int", py_kind="", py_c_default="",
+                    py_c_value="a.n > UINT_MAX ? UINT_MAX : (unsigned)a.n",
+                    go_type="uint", go_value="{}", rust_type="u32", rust_value="{}",
+                    java_type="int", java_value="Integer.toUnsignedLong({})",
+                    java_default="", java_nullable=False, leads=leads)
     if role == "Out":
         # The C function's result (a double written through the pointer): each
         # binding returns it, Python as a float.
@@ -169,9 +178,10 @@ PY_KINDS = {("Enum",): "ATTR_ENUM", ("Bool",): "ATTR_ENUM", ("Double",): "ATTR_D
             ("Enum", "Enum"): "ATTR_ENUM_PAIR", ("Double", "Enum"): "ATTR_DOUBLE_ENUM",
             ("Double", "Bool"): "ATTR_DOUBLE_ENUM", ("Index", "Index"): "ATTR_INDEX_PAIR",
             ("Index", "Double"): "ATTR_INDEX_DOUBLE", ("Index",): "ATTR_INDEX",
-            ("Enum", "Index"): "ATTR_ENUM_INDEX", ("Index", "Out"): "ATTR_INDEX_OUT"}
+            ("Enum", "Index"): "ATTR_ENUM_INDEX", ("Index", "Out"): "ATTR_INDEX_OUT",
+            ("Flags",): "ATTR_INDEX"}
 PY_FIELDS = {"Double": ("d", "d"), "Index": ("n", "m"), "Bool": ("i", "j"), "Enum": ("i", "j"),
-             "Out": ("out", "out")}
+             "Out": ("out", "out"), "Flags": ("n", "m")}
 
 
 def parse_attributes(path=ATTRIBUTES_DEF):
@@ -230,8 +240,8 @@ def parse_operands(text, fail):
         return [items[0][1]], "None", "", False
     if items[0] != ("Dst", "dst"):
         fail(f"Operands {text!r} do not start with Dst(dst), nor are SrcOnly(name) alone")
-    roles = [role for role, _ in items[1:]]
-    sources = [name for role, name in items[1:] if role == "Src"]
+    roles = ["Src" if role == "OptionalSrc" else role for role, _ in items[1:]]
+    sources = [name for role, name in items[1:] if role in ("Src", "OptionalSrc")]
     after = roles[len(sources):]
     if roles[:len(sources)] != ["Src"] * len(sources) or len(sources) > 5 or len(after) > 1 or \
             any(role not in AFTER_SOURCES for role in after):
@@ -240,6 +250,12 @@ def parse_operands(text, fail):
     tmp = AFTER_SOURCES[after[0]] if after else "None"
     second = items[-1][1] if after == ["Dst1"] else ""
     return sources, tmp, second, True
+
+
+def optional_sources(text):
+    """The names of a row's OptionalSrc operands (NULL allowed, the bindings'
+    default none)."""
+    return tuple(name for role, name in re.findall(r"(\w+)\((\w+)\)", text) if role == "OptionalSrc")
 PROFILES = ("HOST", "A2A3", "A5")
 
 
@@ -346,12 +362,6 @@ HAND_BOUND = [
               "HiFloat4: E1M2 codes with a 32-bit three-level metadata word per group of 64 of a "
               "BFLOAT16 row, as pto-isa's A6 golden computes them, bit for bit (HOST)",
               "float4_e1m2x2", "exp, max and scaling besides dst", "1 / 0 / 0", text="-"),
-    HandBound("tmov_fp_ex", "fixpipe", "dst, src, fp, flags",
-              "tmov_fp with the fixpipe's relu (ReluPreMode::NormalRelu) or its cast modes "
-              "without a quantisation word, bit for bit",
-              "float32, int32, float16, bfloat16, int8, uint8, int16, hifloat8, float8_e4m3",
-              "option flags besides the tiles", "9 / 7 / 8", isa="TMOV_FP",
-              text="pto.tstore {reluPreMode}"),
 ]
 
 
@@ -386,6 +396,7 @@ class Operation:
     traits: list  # operations.def's Traits, e.g. ["MaskDst"]
     group: str    # operations.def's Group, a key of GROUP
     has_dst: bool = True  # False: a SrcOnly row, its result an Out argument (tgetval)
+    optional: tuple = ()  # the OptionalSrc sources' names (NULL allowed; the bindings' default none)
 
     @property
     def cname(self):
@@ -532,7 +543,7 @@ def parse(path):
         ops.append(Operation(camel, upper, mnemonic, family, source_names,
                              tmp, second, attributes[attr], dtypes, summary,
                              [t.strip() for t in traits[1:-1].split(",") if t.strip() != "None"], group,
-                             has_dst))
+                             has_dst, optional_sources(operands)))
     if not ops:
         raise SystemExit(f"{path}: no PTO_OPERATION rows")
     return ops
@@ -666,7 +677,8 @@ def c_string(s):
 
 def python_parameters(op):
     """[(name, default or None)] of the Python function after dst."""
-    params = [(name, "None" if name == "tmp" and op.tmp == "Optional" else None) for name in op.tiles]
+    params = [(name, "None" if (name == "tmp" and op.tmp == "Optional") or name in op.optional else None)
+              for name in op.tiles]
     params = op.arrange(params, [(a.py_name, a.py_default or None) for a in op.params])
     # Python's rule: no default before a parameter without one (tcvt's tmp,
     # before mode and sat, is then required, None allowed).

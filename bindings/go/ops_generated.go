@@ -2654,6 +2654,27 @@ func TInsertFp(dst *Tile, src *Tile, fp *Tile, index_row int, index_col int) err
 	return err
 }
 
+var tmov_fp_exOperands = []string{"dst", "src", "fp"}
+
+// TMovFpEx is TMOV_FP_EX (pto_tmov_fp_ex): tmov_fp with the fixpipe's relu
+// (ReluPreMode::NormalRelu), its cast modes without a quantisation word or
+// TSTORE's pairs, as flags selects, bit for bit.
+//
+// dst's dtypes: HOST FLOAT32, INT32, FLOAT16, BFLOAT16, INT8, UINT8, INT16,
+// HIFLOAT8, FLOAT8_E4M3; A2A3 FLOAT32, INT32, FLOAT16, BFLOAT16, INT8,
+// UINT8, INT16; A5 FLOAT32, INT32, FLOAT16, BFLOAT16, INT8, UINT8, HIFLOAT8,
+// FLOAT8_E4M3.
+func TMovFpEx(dst *Tile, src *Tile, fp *Tile, flags uint) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, fp}
+	if err := resolve("pto.TMovFpEx", tmov_fp_exOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmov_fp_ex(hs[0], hs[1], hs[2], flags))
+	keepAlive(tiles)
+	return err
+}
+
 // Setfmatrix is SETFMATRIX (pto_setfmatrix): the thread's img2col
 // feature-map register (height, width, four pads).
 //

@@ -1,9 +1,9 @@
 // The fixpipe group: tmov_fp, textract_fp, tinsert_fp (an acc tile out to a
-// vec or mat tile through the fixpipe's quantisation) and the thread's
-// quantisation configuration, pto_set_quant_scalar and
-// pto_set_quant_vector (settings.def's rows: their effect here; pto_c.h,
-// "The fixpipe's conversions"). The element
-// conversion (src/fixpipe.h) is shared with programs.
+// vec or mat tile through the fixpipe's quantisation), tmov_fp_ex (with the
+// fixpipe's options) and the thread's quantisation configuration,
+// pto_set_quant_scalar and pto_set_quant_vector (settings.def's rows: their
+// effect here; pto_c.h, "The fixpipe's conversions"). The element conversion
+// (src/fixpipe.h) is shared with programs.
 #include "fixpipe.h"
 
 #include <math.h>
@@ -389,6 +389,20 @@ pto_status CheckTInsertFp(const Operands& o, pto_profile profile) {
 }
 void RunTInsertFp(const Operands& o, pto_profile) { RunFixpipe(OpId::kTInsertFp, o); }
 
+// tmov_fp_ex: its flags (Operands::attr) first, then tmov_fp's rules with
+// them (the CAST pairs, fp NULL, the STORE pairs: CheckFixpipe), under its
+// own name.
+pto_status CheckTMovFpEx(const Operands& o, pto_profile profile) {
+  const unsigned flags = static_cast<unsigned>(o.attr);
+  if ((flags & ~(PTO_FIXPIPE_RELU | PTO_FIXPIPE_CAST | PTO_FIXPIPE_STORE)) != 0)
+    return Fail(PTO_ERR_INVALID_ARGUMENT, "pto_tmov_fp_ex",
+                "flags 0x%x has bits other than PTO_FIXPIPE_RELU, PTO_FIXPIPE_CAST and "
+                "PTO_FIXPIPE_STORE",
+                flags);
+  return CheckFixpipe(OpId::kTMovFp, OpDtypes::kTMovFp, "pto_tmov_fp_ex", o, profile);
+}
+void RunTMovFpEx(const Operands& o, pto_profile) { RunFixpipe(OpId::kTMovFp, o); }
+
 // SET_QUANT_SCALAR and SET_QUANT_VECTOR (settings.def): their arguments
 // checked (settings.cc: the dtype's list, fp not NULL), the thread's
 // configuration becomes the scalar word, or a copy of fp's row 0 once fp's
@@ -436,22 +450,3 @@ pto_status ApplySetQuantVector(const pto_tile* fp) {
 }  // namespace ops
 }  // namespace pto
 
-extern "C" {
-
-pto_status pto_tmov_fp_ex(pto_tile* dst, const pto_tile* src, const pto_tile* fp,
-                          unsigned flags) {
-  if ((flags & ~(PTO_FIXPIPE_RELU | PTO_FIXPIPE_CAST | PTO_FIXPIPE_STORE)) != 0)
-    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, "pto_tmov_fp_ex",
-                     "flags 0x%x has bits other than PTO_FIXPIPE_RELU, PTO_FIXPIPE_CAST and "
-                     "PTO_FIXPIPE_STORE",
-                     flags);
-  pto::ops::Operands o{dst, src, fp, nullptr, static_cast<int>(flags)};
-  const pto_profile profile = pto::CurrentProfile();
-  const pto_status status = pto::ops::CheckFixpipe(pto::ops::OpId::kTMovFp,
-                                                   pto::OpDtypes::kTMovFp, "pto_tmov_fp_ex",
-                                                   o, profile);
-  if (status == PTO_OK) pto::ops::RunFixpipe(pto::ops::OpId::kTMovFp, o);
-  return status;
-}
-
-}  // extern "C"

@@ -189,9 +189,8 @@ static PyObject *mod_tmrgsort_lists(PyObject *module, PyObject *const *args, Py_
 }
 
 /* The operations' and settings' functions are operations.c's
- * operation_methods and fixpipe_methods (tmov_fp_ex), hand_ops.c's and
- * thread_settings.c's, added by PyInit__pto; tmrgsort_lists, trandom and
- * timg2col are here. */
+ * operation_methods, hand_ops.c's and thread_settings.c's, added by
+ * PyInit__pto; tmrgsort_lists, trandom and timg2col are here. */
 static PyMethodDef module_methods[] = {
     {"version", mod_version, METH_NOARGS, "version()\n--\n\nThe library's version, pto_version_string()."},
     {"simd_target", mod_simd_target, METH_NOARGS,
@@ -262,7 +261,7 @@ PyMODINIT_FUNC PyInit__pto(void) {
     BufferType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &buffer_spec, NULL);
     if (TileType == NULL || BufferType == NULL || PyModule_AddObjectRef(m, "TileCore", (PyObject *)TileType) < 0 ||
         PyModule_AddObjectRef(m, "BufferCore", (PyObject *)BufferType) < 0 || add_constants(m) < 0 ||
-        PyModule_AddFunctions(m, operation_methods) < 0 || PyModule_AddFunctions(m, fixpipe_methods) < 0 ||
+        PyModule_AddFunctions(m, operation_methods) < 0 ||
         PyModule_AddFunctions(m, thread_settings_methods) < 0 || PyModule_AddFunctions(m, hand_op_methods) < 0 ||
         program_init(m) < 0) {
         Py_DECREF(m);

@@ -78,7 +78,6 @@ void tile_unpin(TileObject *self);
 /* operations.c: one function per operation of src/operations.def and per setting of
  * src/settings.def, NULL-ended */
 extern PyMethodDef operation_methods[];
-extern PyMethodDef fixpipe_methods[]; /* tmov_fp_ex's, written by hand (operations.c) */
 
 /* thread_settings.c: the cube modes, per OS thread */
 extern PyMethodDef thread_settings_methods[];

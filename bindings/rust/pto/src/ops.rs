@@ -139,21 +139,6 @@ pub const FIXPIPE_CAST: u32 = 2;
 /// [`tmov_fp_ex`] on TSTORE's pairs, which add FLOAT32 -> FLOAT32 scaled.
 pub const FIXPIPE_STORE: u32 = 4;
 
-/// TMOV_FP with options (`pto_tmov_fp_ex`): [`tmov_fp`] with the fixpipe's
-/// relu, its cast modes without a quantisation word or TSTORE's pairs, as
-/// `flags` selects ([`FIXPIPE_RELU`], [`FIXPIPE_CAST`], [`FIXPIPE_STORE`]; 0:
-/// [`tmov_fp`] itself). Written here, not generated: its flags are more than
-/// a row of src/operations.def has.
-pub fn tmov_fp_ex(
-    dst: &mut impl Operand,
-    src: impl Source,
-    fp: impl Source,
-    flags: u32,
-) -> Result<()> {
-    let d = dst.as_ptr();
-    check(unsafe { sys::pto_tmov_fp_ex(d, src.source_ptr(d), fp.source_ptr(d), flags) })
-}
-
 /// The dtype a table of `T` is passed as for the tile `tile`: the tile's own
 /// when `T` stores it (`u16` for `Float16` and `BFloat16`), else `T`'s, which
 /// libpto then refuses as [`ErrorKind::DTypeMismatch`](crate::ErrorKind).

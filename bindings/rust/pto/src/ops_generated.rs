@@ -2551,6 +2551,24 @@ pub fn tinsert_fp(
     })
 }
 
+/// TMOV_FP_EX (`pto_tmov_fp_ex`): tmov_fp with the fixpipe's relu
+/// (ReluPreMode::NormalRelu), its cast modes without a quantisation word or
+/// TSTORE's pairs, as flags selects, bit for bit.
+///
+/// dst's dtypes: HOST FLOAT32, INT32, FLOAT16, BFLOAT16, INT8, UINT8,
+/// INT16, HIFLOAT8, FLOAT8_E4M3; A2A3 FLOAT32, INT32, FLOAT16, BFLOAT16,
+/// INT8, UINT8, INT16; A5 FLOAT32, INT32, FLOAT16, BFLOAT16, INT8, UINT8,
+/// HIFLOAT8, FLOAT8_E4M3.
+pub fn tmov_fp_ex(
+    dst: &mut impl Operand,
+    src: impl Source,
+    fp: impl Source,
+    flags: u32,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tmov_fp_ex(d, src.source_ptr(d), fp.source_ptr(d), flags) })
+}
+
 /// SETFMATRIX (`pto_setfmatrix`): the thread's img2col feature-map register
 /// (height, width, four pads).
 ///

@@ -2894,6 +2894,27 @@ public final class Pto {
     }
 
     /**
+     * TMOV_FP_EX ({@code pto_tmov_fp_ex}): tmov_fp with the fixpipe's relu
+     * (ReluPreMode::NormalRelu), its cast modes without a quantisation word or TSTORE's
+     * pairs, as flags selects, bit for bit.
+     * <p>dst's dtypes: HOST FLOAT32, INT32, FLOAT16, BFLOAT16, INT8, UINT8, INT16, HIFLOAT8,
+     * FLOAT8_E4M3; A2A3 FLOAT32, INT32, FLOAT16, BFLOAT16, INT8, UINT8, INT16; A5 FLOAT32,
+     * INT32, FLOAT16, BFLOAT16, INT8, UINT8, HIFLOAT8, FLOAT8_E4M3.
+     */
+    public static void tmovFpEx(Tile dst, Tile src, Tile fp, int flags) {
+        try {
+            PtoNative.pto_tmov_fp_ex(Tile.handleOf(dst, "Pto.tmovFpEx", "dst"),
+                    Tile.handleOf(src, "Pto.tmovFpEx", "src"),
+                    Tile.handleOf(fp, "Pto.tmovFpEx", "fp"),
+                    Integer.toUnsignedLong(flags));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(fp);
+        }
+    }
+
+    /**
      * SETFMATRIX ({@code pto_setfmatrix}): the thread's img2col feature-map register
      * (height, width, four pads).
      * <p>A setting of the calling OS thread: later instructions on the same thread read it,
@@ -2959,25 +2980,6 @@ public final class Pto {
     public static final int FIXPIPE_CAST = 2;
     /** {@link #tmovFpEx}'s flag: TSTORE's pairs, which add FLOAT32 -> FLOAT32 scaled. */
     public static final int FIXPIPE_STORE = 4;
-
-    /**
-     * TMOV_FP with options ({@code pto_tmov_fp_ex}): {@link #tmovFp} with the fixpipe's relu,
-     * its cast modes without a quantisation word or TSTORE's pairs, as {@code flags} selects
-     * ({@link #FIXPIPE_RELU}, {@link #FIXPIPE_CAST}, {@link #FIXPIPE_STORE}, combined with |;
-     * 0 is tmovFp itself). {@code fp} null: the calling thread's quantisation parameter.
-     * Written here, not generated: its flags are more than a row of src/operations.def has.
-     */
-    public static void tmovFpEx(Tile dst, Tile src, Tile fp, int flags) {
-        try {
-            PtoNative.pto_tmov_fp_ex(Tile.handleOf(dst, "Pto.tmovFpEx", "dst"),
-                    Tile.handleOf(src, "Pto.tmovFpEx", "src"),
-                    Tile.handleOf(fp, "Pto.tmovFpEx", "fp"), Integer.toUnsignedLong(flags));
-        } finally {
-            Reference.reachabilityFence(dst);
-            Reference.reachabilityFence(src);
-            Reference.reachabilityFence(fp);
-        }
-    }
 
     /**
      * TMRGSORT's multi-list form ({@code pto_tmrgsort_lists}): two to four sorted lists of
