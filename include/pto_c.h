@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 140 operations of libpto's table (src/operations.def), by group, in
+ * The 141 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -43,16 +43,16 @@
  *     tgemv_acc, tgemv_bias, tmatmul_mx, tmatmul_mx_acc, tgemv_mx,
  *     tgemv_mx_acc, tmatmul_mx_bias, tgemv_mx_bias, tmatmul_mx_hif4
  *   quantisation (2): tquant, tdequant
- *   the fixpipe's conversions (3): tmov_fp, textract_fp, tinsert_fp
- * Outside that table, bound by hand: pto_trandom (key and counter words),
+ *   the fixpipe's conversions (4): tmov_fp, textract_fp, tinsert_fp,
+ *     tmov_fp_ex
+ * Five are settings of the calling thread (src/settings.def), which later
+ * instructions read: setfmatrix, set_img2col_padding, set_img2col_rpt,
+ * set_quant_scalar and set_quant_vector.
+ * Outside those tables, bound by hand: pto_trandom (key and counter words),
  * pto_mgather (a table in memory), pto_mscatter (a table in memory),
- * pto_tmrgsort_lists (counts besides dst), pto_setfmatrix (a configuration
- * struct), pto_set_img2col_padding (a configuration struct),
- * pto_set_img2col_rpt (a configuration struct), pto_timg2col (a
- * configuration struct and per-thread registers), pto_tquant_mx (exp, max
- * and scaling besides dst), pto_tquant_hif4 (exp, max and scaling besides
- * dst), pto_set_quant_scalar (no tile operand), pto_set_quant_vector (a
- * scaling tile alone) and pto_tmov_fp_ex (option flags besides the tiles).
+ * pto_tmrgsort_lists (counts besides dst), pto_timg2col (a configuration
+ * struct and per-thread registers), pto_tquant_mx (exp, max and scaling
+ * besides dst) and pto_tquant_hif4 (exp, max and scaling besides dst).
  * ops-families:end
  *
  * Conventions shared by every function below:

@@ -1,5 +1,7 @@
 #include "dtype_rules.h"
 
+#include <stdio.h>
+
 namespace pto {
 
 const char* DtypeNameOr(int dtype_value, const char* outside) {
@@ -14,5 +16,16 @@ const char* DtypeNameOr(int dtype_value, const char* outside) {
 }
 
 const char* DtypeName(pto_dtype d) { return DtypeNameOr(static_cast<int>(d), "an invalid dtype"); }
+
+void DtypeListText(const DtypeSet& set, char* out, size_t size) {
+  if (size == 0) return;
+  out[0] = '\0';
+  size_t used = 0;
+  for (uint32_t i = 0; i < set.count && used < size; ++i) {
+    const int n = snprintf(out + used, size - used, "%s%s", i ? ", " : "", DtypeName(set.members[i]));
+    if (n < 0) break;
+    used += static_cast<size_t>(n);
+  }
+}
 
 }  // namespace pto

@@ -68,6 +68,9 @@ constexpr size_t ElementBytes(pto_dtype d) {
 const char* DtypeName(pto_dtype d);
 // The same names for a raw enum value; `outside` for one outside the enum.
 const char* DtypeNameOr(int dtype_value, const char* outside);
+// The set's names in its order, ", " between them ("" for none), cut at
+// `size`: the list a refusal quotes.
+void DtypeListText(const DtypeSet& set, char* out, size_t size);
 
 // Sets as operations.def spells them: a parenthesised list of dtype names, ALL
 // (kAllDtypes: every dtype but the 8-byte integers) and FLOAT (the float

@@ -4,6 +4,9 @@
  *   Dst(name)          the destination, always first (dst)
  *   Src(name)          a source tile: the first is Operands::src0, the next
  *                      src1, up to src4
+ *   OptionalSrc(name)  a source tile the C function lets be NULL, as Src
+ *                      (tmov_fp_ex's fp): the bindings' default for it is
+ *                      none (Python's None)
  *   Tmp(name)          a required scratch tile (Operands::tmp)
  *   OptionalTmp(name)  a scratch tile that may be NULL (Operands::tmp)
  *   Dst1(name)         a second destination, in Operands::tmp's place: the
@@ -27,6 +30,7 @@
 /* Role(name) as the two arguments Role, name. */
 #define PTO_OPERANDS_SPLIT_Dst(name) Dst, name
 #define PTO_OPERANDS_SPLIT_Src(name) Src, name
+#define PTO_OPERANDS_SPLIT_OptionalSrc(name) Src, name
 #define PTO_OPERANDS_SPLIT_Tmp(name) Tmp, name
 #define PTO_OPERANDS_SPLIT_OptionalTmp(name) OptionalTmp, name
 #define PTO_OPERANDS_SPLIT_Dst1(name) Dst1, name

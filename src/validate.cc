@@ -35,14 +35,9 @@ pto_status FailUnsupported(const char* function, OpDtypes op, pto_profile profil
   const bool host_refuses = !AcceptedDtypes(op, PTO_PROFILE_HOST).Contains(t->dtype);
   if (host_refuses) profile = PTO_PROFILE_HOST;
   const DtypeSet& accepted = AcceptedDtypes(op, profile);
-  char list[320] = "no dtype";
-  size_t used = 0;
-  for (uint32_t i = 0; i < accepted.count && used < sizeof(list); ++i) {
-    const int n = snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "",
-                           DtypeName(accepted.members[i]));
-    if (n < 0) break;
-    used += static_cast<size_t>(n);
-  }
+  char list[320];
+  DtypeListText(accepted, list, sizeof(list));
+  if (list[0] == '\0') snprintf(list, sizeof(list), "no dtype");
   char condition[64];
   if (host_refuses) {
     snprintf(condition, sizeof(condition), "%s",

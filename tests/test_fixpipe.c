@@ -315,6 +315,11 @@ static void test_thread_config(void **state) {
                 assert_int_equal(tile_get(h, i, j), ref_convert(PTO_FLOAT32, vals[i * N + j], PTO_FLOAT16, (uint64_t)(int64_t)sb, false));
     }
     expect_status(pto_set_quant_scalar(1.0f, PTO_FLOAT32), PTO_ERR_UNSUPPORTED_DTYPE, "FLOAT32 output");
+    /* the dtype list is the row's (src/settings.def), quoted; an int outside
+     * the enum as its number */
+    assert_non_null(strstr(pto_last_error(), "dtype FLOAT32 is none of INT8, UINT8, INT16, FLOAT16"));
+    expect_status(pto_set_quant_scalar(1.0f, (pto_dtype)999), PTO_ERR_UNSUPPORTED_DTYPE, "dtype 999");
+    assert_non_null(strstr(pto_last_error(), "dtype 999 is none of"));
     fill_words(words, N, &r);
     assert_int_equal(pto_tile_write(fp, words, sizeof words), PTO_OK);
     expect_status(pto_set_quant_vector(fp), PTO_OK, "set_quant_vector");
@@ -871,6 +876,15 @@ static void test_tmov_fp_cast(void **state) {
     pto_tile *d8 = tile_new(PTO_INT8, M, N, M, N), *d32 = tile_new(PTO_FLOAT32, M, N, M, N);
     uint64_t *kept8 = tile_snapshot(d8), *kept32 = tile_snapshot(d32);
     expect_status(pto_tmov_fp_ex(d32, acc, NULL, 8u), PTO_ERR_INVALID_ARGUMENT, "unknown flag");
+    /* a row of the table (the attribute role Flags): the flags are its first
+     * rule, before the NULL operands' */
+    expect_status(pto_tmov_fp_ex(NULL, NULL, NULL, 8u), PTO_ERR_INVALID_ARGUMENT, "unknown flag, no tiles");
+    assert_non_null(strstr(pto_last_error(), "pto_tmov_fp_ex: flags 0x8 has bits other than"));
+    expect_status(pto_tmov_fp_ex(NULL, acc, NULL, 0), PTO_ERR_NULL_ARGUMENT, "NULL dst");
+    /* programs have no pto.tmov_fp_ex (its text form is pto.tstore's
+     * reluPreMode) */
+    expect_program_refused_with("module {\nfunc.func @k() {\n  pto.tmov_fp_ex\n  return\n}\n}\n", NULL,
+                                "instruction 'pto.tmov_fp_ex' is not implemented");
     expect_status(pto_tmov_fp_ex(d32, acc, fp, PTO_FIXPIPE_CAST), PTO_ERR_INVALID_ARGUMENT, "fp with cast");
     expect_status(pto_tmov_fp_ex(d8, acc, NULL, PTO_FIXPIPE_CAST), PTO_ERR_UNSUPPORTED_DTYPE, "int8 cast");
     expect_status(pto_tmov_fp_ex(d32, iacc, NULL, PTO_FIXPIPE_CAST), PTO_ERR_UNSUPPORTED_DTYPE, "int32 -> f32");

@@ -533,6 +533,15 @@ static void test_rules(void **state) {
     expect_status(pto_set_img2col_rpt(&bad), PTO_ERR_INVALID_ARGUMENT, "repeat_mode 2");
     bad = c, bad.repeat_time = 0, bad.repeat_mode = 0;
     expect_status(pto_set_img2col_rpt(&bad), PTO_ERR_INVALID_ARGUMENT, "repeat_time 0");
+    /* each field's range is its row's (src/settings.def), the field named */
+    assert_non_null(strstr(pto_last_error(), "config's repeat_time 0 is outside [1, 255]"));
+    bad = c, bad.fmap_h = 0;
+    expect_status(pto_setfmatrix(&bad), PTO_ERR_INVALID_ARGUMENT, "no map rows");
+    assert_non_null(strstr(pto_last_error(), "pto_setfmatrix: config's fmap_h 0 is outside [1, 65535]"));
+    /* programs have no text form of the three: the name refused, the C
+     * function named */
+    expect_program_refused_with("module {\nfunc.func @k() {\n  pto.set_img2col_rpt\n  return\n}\n}\n",
+                                NULL, "pto_set_img2col_rpt sets the calling thread's state");
     pto_tile *host_dst = new_left(PTO_PROFILE_HOST, PTO_FLOAT32, 9, 32, 9, 32);
     expect_status(pto_timg2col(host_dst, vec_src, &c, 0, 0), PTO_OK, "registers kept");
     TILES_DESTROY(src, dst, vec_src, zz, src16, dst16, src_h, wide, both, host_dst);

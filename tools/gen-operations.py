@@ -53,6 +53,10 @@ only.
 A new kind of attribute is a row of src/attributes.def (its arguments' roles
 and C types give every binding's spelling; an Out argument is what the
 bindings return).
+
+The settings of the calling thread (src/settings.def, read beside DEF) are
+generated into the same outputs: each Python, Go, Rust and Java function
+after the operations', and their lines of the documentation's lists.
 """
 import argparse
 import dataclasses
@@ -93,7 +97,7 @@ class Attr:
 
 ATTRIBUTES_DEF = ROOT / "src" / "attributes.def"
 HEADER_FILE = ROOT / "include" / "pto_c.h"
-ROLES = ("None", "Double", "Index", "Bool", "Enum", "Out")
+ROLES = ("None", "Double", "Index", "Bool", "Enum", "Out", "Flags")
 
 
 def enum_type_name(ctype):
@@ -149,6 +153,15 @@ def argument_attr(role, ctype, c_name, binding_name, default, leads, second, hea
                     go_type="int", go_value="int64({})", rust_type="usize",
                     rust_value="{} as sys::size_t", java_type="long", java_value="{}",
                     java_default="", java_nullable=False, leads=leads)
+    if role == "Flags":
+        # Or-ed option bits, an unsigned: Python's int past the range passes
+        # every bit set, which the row's rules refuse as any undefined bit.
+        return Attr(c_name=c_name, py_name=binding_name, py_default="0" if default != "_" else "",
+                    py_stub="int", py_kind="", py_c_default="",
+                    py_c_value="a.n > UINT_MAX ? UINT_MAX : (unsigned)a.n",
+                    go_type="uint", go_value="{}", rust_type="u32", rust_value="{}",
+                    java_type="int", java_value="Integer.toUnsignedLong({})",
+                    java_default="", java_nullable=False, leads=leads)
     if role == "Out":
         # The C function's result (a double written through the pointer): each
         # binding returns it, Python as a float.
@@ -165,9 +178,10 @@ PY_KINDS = {("Enum",): "ATTR_ENUM", ("Bool",): "ATTR_ENUM", ("Double",): "ATTR_D
             ("Enum", "Enum"): "ATTR_ENUM_PAIR", ("Double", "Enum"): "ATTR_DOUBLE_ENUM",
             ("Double", "Bool"): "ATTR_DOUBLE_ENUM", ("Index", "Index"): "ATTR_INDEX_PAIR",
             ("Index", "Double"): "ATTR_INDEX_DOUBLE", ("Index",): "ATTR_INDEX",
-            ("Enum", "Index"): "ATTR_ENUM_INDEX", ("Index", "Out"): "ATTR_INDEX_OUT"}
+            ("Enum", "Index"): "ATTR_ENUM_INDEX", ("Index", "Out"): "ATTR_INDEX_OUT",
+            ("Flags",): "ATTR_INDEX"}
 PY_FIELDS = {"Double": ("d", "d"), "Index": ("n", "m"), "Bool": ("i", "j"), "Enum": ("i", "j"),
-             "Out": ("out", "out")}
+             "Out": ("out", "out"), "Flags": ("n", "m")}
 
 
 def parse_attributes(path=ATTRIBUTES_DEF):
@@ -226,8 +240,8 @@ def parse_operands(text, fail):
         return [items[0][1]], "None", "", False
     if items[0] != ("Dst", "dst"):
         fail(f"Operands {text!r} do not start with Dst(dst), nor are SrcOnly(name) alone")
-    roles = [role for role, _ in items[1:]]
-    sources = [name for role, name in items[1:] if role == "Src"]
+    roles = ["Src" if role == "OptionalSrc" else role for role, _ in items[1:]]
+    sources = [name for role, name in items[1:] if role in ("Src", "OptionalSrc")]
     after = roles[len(sources):]
     if roles[:len(sources)] != ["Src"] * len(sources) or len(sources) > 5 or len(after) > 1 or \
             any(role not in AFTER_SOURCES for role in after):
@@ -236,6 +250,12 @@ def parse_operands(text, fail):
     tmp = AFTER_SOURCES[after[0]] if after else "None"
     second = items[-1][1] if after == ["Dst1"] else ""
     return sources, tmp, second, True
+
+
+def optional_sources(text):
+    """The names of a row's OptionalSrc operands (NULL allowed, the bindings'
+    default none)."""
+    return tuple(name for role, name in re.findall(r"(\w+)\((\w+)\)", text) if role == "OptionalSrc")
 PROFILES = ("HOST", "A2A3", "A5")
 
 
@@ -293,7 +313,7 @@ GROUPS = [
     Group("data_movement", "data movement", "datamove.cc", "data movement"),
     Group("sort", "sorting", "sort.cc", "sorting"),
     Group("fused", "fused arithmetic", "fused.cc", "fused arithmetic"),
-    Group("matrix_multiply", "matrix multiply", "matmul.cc matmul_mx.cc", "matrix multiply"),
+    Group("matrix_multiply", "matrix multiply", "matmul.cc matmul_mx.cc img2col.cc", "matrix multiply"),
     Group("quantisation", "quantisation", "quant.cc", "conversion"),
     Group("fixpipe", "the fixpipe's conversions", "fixpipe.cc", "conversion"),
 ]
@@ -328,15 +348,6 @@ HAND_BOUND = [
     HandBound("tmrgsort_lists", "sort", "dst, src0, src1, src2, src3, tmp, exhausted, executed",
               "two to four sorted lists of value-index pairs merged in descending order; how many "
               "pairs each list gave in executed", "float16, float32", "counts besides dst"),
-    HandBound("setfmatrix", "matrix_multiply", "config",
-              "the thread's img2col feature-map register (height, width, four pads)", "none",
-              "a configuration struct", "none", text="-"),
-    HandBound("set_img2col_padding", "matrix_multiply", "config",
-              "the thread's img2col pad element", "none", "a configuration struct", "none",
-              text="-"),
-    HandBound("set_img2col_rpt", "matrix_multiply", "config",
-              "the thread's img2col repeat register (stride, time, mode)", "none",
-              "a configuration struct", "none", text="-"),
     HandBound("timg2col", "matrix_multiply", "dst, src, config, pos_m, pos_k",
               "a window of the im2col matrix of an NC1HWC0 feature map (convolution as im2col + "
               "TMATMUL), bit for bit", "int8, uint8, int16, uint16, int32, uint32, float16, "
@@ -351,18 +362,6 @@ HAND_BOUND = [
               "HiFloat4: E1M2 codes with a 32-bit three-level metadata word per group of 64 of a "
               "BFLOAT16 row, as pto-isa's A6 golden computes them, bit for bit (HOST)",
               "float4_e1m2x2", "exp, max and scaling besides dst", "1 / 0 / 0", text="-"),
-    HandBound("set_quant_scalar", "fixpipe", "scale, dtype",
-              "the thread's scalar quantisation parameter of the fixpipe's conversions (fp NULL)",
-              "float32 scale", "no tile operand", "0 / 0 / 0"),
-    HandBound("set_quant_vector", "fixpipe", "fp",
-              "the thread's per-column quantisation parameters, a copy of fp's row 0 (fp NULL)",
-              "uint64, int64, float16, bfloat16, float32", "a scaling tile alone", "0 / 0 / 0"),
-    HandBound("tmov_fp_ex", "fixpipe", "dst, src, fp, flags",
-              "tmov_fp with the fixpipe's relu (ReluPreMode::NormalRelu) or its cast modes "
-              "without a quantisation word, bit for bit",
-              "float32, int32, float16, bfloat16, int8, uint8, int16, hifloat8, float8_e4m3",
-              "option flags besides the tiles", "9 / 7 / 8", isa="TMOV_FP",
-              text="pto.tstore {reluPreMode}"),
 ]
 
 
@@ -397,6 +396,7 @@ class Operation:
     traits: list  # operations.def's Traits, e.g. ["MaskDst"]
     group: str    # operations.def's Group, a key of GROUP
     has_dst: bool = True  # False: a SrcOnly row, its result an Out argument (tgetval)
+    optional: tuple = ()  # the OptionalSrc sources' names (NULL allowed; the bindings' default none)
 
     @property
     def cname(self):
@@ -543,10 +543,128 @@ def parse(path):
         ops.append(Operation(camel, upper, mnemonic, family, source_names,
                              tmp, second, attributes[attr], dtypes, summary,
                              [t.strip() for t in traits[1:-1].split(",") if t.strip() != "None"], group,
-                             has_dst))
+                             has_dst, optional_sources(operands)))
     if not ops:
         raise SystemExit(f"{path}: no PTO_OPERATION rows")
     return ops
+
+
+# ---------------------------------------------------------------------------
+# Reading settings.def: the settings of the calling thread
+
+SETTINGS_DEF = ROOT / "src" / "settings.def"
+SETTING_ROLES = ("Config", "Field", "Float", "Dtype", "Tile")
+# A Field's C type: its range, the Python call's check before the C call's.
+FIELD_TYPES = {"uint8_t": 255, "uint16_t": 65535, "uint32_t": 4294967295}
+
+
+@dataclasses.dataclass(frozen=True)
+class SettingArg:
+    """One item of a setting's Arguments (settings.def's header says each role)."""
+    role: str
+    name: str
+    ctype: str = ""     # Config's struct, Field's C type
+    low: int = 0        # a Field's range
+    high: int = 0
+    default: str = ""   # a Field's Python default ('' for a required one)
+    dtypes: tuple = ()  # a Dtype's list
+
+
+@dataclasses.dataclass(frozen=True)
+class Setting:
+    camel: str
+    upper: str
+    mnemonic: str
+    args: tuple   # SettingArg, in the row's order
+    summary: str
+    group: str
+    text: str     # None or Pipe
+
+    @property
+    def cname(self):
+        return "pto_" + self.mnemonic
+
+    @property
+    def params(self):
+        """The C function's parameters: every argument but the Fields."""
+        return [a for a in self.args if a.role != "Field"]
+
+    @property
+    def fields(self):
+        return [a for a in self.args if a.role == "Field"]
+
+    @property
+    def python_params(self):
+        """The Python call's parameters: a Config's Fields in its place."""
+        return [a for a in self.args if a.role != "Config"]
+
+    def doc_lines(self, code=str, text=str):
+        lines = [f"{self.upper} ({code(self.cname)}): {text(self.summary)}."]
+        lines.append("A setting of the calling OS thread: later instructions on the same thread read "
+                     "it, other threads keep their own.")
+        return lines
+
+
+_SETTINGS = {}
+
+
+def parse_settings(path=SETTINGS_DEF):
+    """settings.def's rows, as Setting."""
+    path = pathlib.Path(path)
+    if path in _SETTINGS:
+        return _SETTINGS[path]
+    text = strip_comments(path.read_text())
+    settings = []
+    for m in re.finditer(r"^\s*PTO_SETTING\s*\(", text, re.M):
+        line = text.count("\n", 0, m.start()) + 1
+
+        def fail(why):
+            raise SystemExit(f"{path}:{line}: {why}")
+        args, _ = split_arguments(text, m.end() - 1)
+        if len(args) != 7:
+            fail(f"PTO_SETTING has 7 arguments, not {len(args)}")
+        camel, upper, mnemonic, arguments, summary, group, text_form = args
+        if group not in GROUP:
+            fail(f"Group {group!r} has no entry in tools/gen-operations.py's GROUPS")
+        if text_form not in ("None", "Pipe"):
+            fail(f"Text {text_form!r} is neither None nor Pipe")
+        if not (arguments.startswith("(") and arguments.endswith(")")):
+            fail(f"Arguments {arguments!r} are not a parenthesised list")
+        items, _ = split_arguments(arguments, 0)
+        parsed = []
+        for item in items:
+            im = re.fullmatch(r"(\w+)\((.*)\)", item, re.S)
+            if not im or im.group(1) not in SETTING_ROLES:
+                fail(f"argument {item!r} is not Role(...) of {', '.join(SETTING_ROLES)}")
+            role = im.group(1)
+            fields, _ = split_arguments(item, item.index("("))
+            if role == "Config" and len(fields) == 2:
+                parsed.append(SettingArg(role, fields[0], ctype=fields[1]))
+            elif role == "Field" and len(fields) == 5:
+                if not parsed or parsed[-1].role not in ("Config", "Field"):
+                    fail(f"Field {fields[0]} does not follow a Config")
+                if fields[1] not in FIELD_TYPES:
+                    fail(f"Field {fields[0]}'s type {fields[1]} is none of {', '.join(FIELD_TYPES)}")
+                parsed.append(SettingArg(role, fields[0], ctype=fields[1], low=int(fields[2]),
+                                         high=int(fields[3]), default="" if fields[4] == "_" else fields[4]))
+            elif role in ("Float", "Tile") and len(fields) == 1:
+                parsed.append(SettingArg(role, fields[0]))
+            elif role == "Dtype" and len(fields) == 2:
+                parsed.append(SettingArg(role, fields[0], dtypes=tuple(
+                    d.strip() for d in fields[1].strip("()").split(","))))
+            else:
+                fail(f"argument {item!r} has the wrong number of columns for {role}")
+        python = [a for a in parsed if a.role != "Config"]
+        required = [i for i, a in enumerate(python) if a.role != "Field" or not a.default]
+        if required and required[-1] + 1 != len(required):
+            fail("a Field with a default comes before an argument without one (Python's order)")
+        literals = re.findall(r'"((?:\\.|[^"\\])*)"', summary)
+        settings.append(Setting(camel, upper, mnemonic, tuple(parsed),
+                                re.sub(r"\\(.)", r"\1", "".join(literals)).rstrip("."), group, text_form))
+    if not settings:
+        raise SystemExit(f"{path}: no PTO_SETTING rows")
+    _SETTINGS[path] = settings
+    return settings
 
 
 # ---------------------------------------------------------------------------
@@ -559,7 +677,8 @@ def c_string(s):
 
 def python_parameters(op):
     """[(name, default or None)] of the Python function after dst."""
-    params = [(name, "None" if name == "tmp" and op.tmp == "Optional" else None) for name in op.tiles]
+    params = [(name, "None" if (name == "tmp" and op.tmp == "Optional") or name in op.optional else None)
+              for name in op.tiles]
     params = op.arrange(params, [(a.py_name, a.py_default or None) for a in op.params])
     # Python's rule: no default before a parameter without one (tcvt's tmp,
     # before mode and sat, is then required, None allowed).
@@ -619,8 +738,81 @@ def gen_python_c(ops):
         methods.append(f"    {{\"{op.mnemonic}\", (PyCFunction)(void (*)(void))op_{op.mnemonic}, "
                        "METH_FASTCALL | METH_KEYWORDS,\n" + "".join(f"     {c_string(d)}\n" for d in doc)
                        + "     RELEASES_GIL},")
-    out += ["PyMethodDef operation_methods[] = {"] + methods + ["    {NULL, NULL, 0, NULL},", "};"]
+    settings_code, settings_methods = python_c_settings(parse_settings())
+    out += settings_code
+    out += ["PyMethodDef operation_methods[] = {"] + methods + settings_methods + \
+        ["    {NULL, NULL, 0, NULL},", "};"]
     return "\n".join(line for line in out if line is not None) + "\n"
+
+
+def python_signature(setting):
+    return ", ".join(a.name + (f"={a.default}" if a.role == "Field" and a.default else "")
+                     for a in setting.python_params)
+
+
+def python_c_settings(settings):
+    """The settings' functions (settings.def) and their PyMethodDef entries:
+    each converts its arguments (a Config's Fields, each an int in its C
+    type's range, ValueError outside it) and makes the C call, keeping the
+    GIL (a few words are copied)."""
+    out = ["/* A setting's Field: an int in [0, maximum], or its default when not given (NULL). */",
+           "static int setting_field(PyObject *o, const char *name, uint32_t fallback, uint32_t maximum,",
+           "                         uint32_t *out) {",
+           "    *out = fallback;",
+           "    if (o != NULL && as_uint32(o, name, out) < 0) return -1;",
+           "    if (*out > maximum) {",
+           '        PyErr_Format(PyExc_ValueError, "%s must be in [0, %lu]", name, (unsigned long)maximum);',
+           "        return -1;",
+           "    }",
+           "    return 0;",
+           "}", ""]
+    methods = []
+    for st in settings:
+        names = st.python_params
+        required = sum(1 for a in names if a.role != "Field" or not a.default)
+        out += [f"static PyObject *setting_{st.mnemonic}(PyObject *module, PyObject *const *args, "
+                "Py_ssize_t nargs,",
+                f"{' ' * (len(st.mnemonic) + 25)}PyObject *kwnames) {{",
+                "    (void)module;",
+                f"    static const char *const names[] = {{{', '.join(c_string(a.name) for a in names)}}};",
+                f"    PyObject *a[{len(names)}];",
+                f'    if (parse_fastcall("{st.mnemonic}", names, {required}, {len(names)}, args, nargs, kwnames, '
+                "a) < 0) return NULL;"]
+        call = []
+        config = None
+        for arg in st.args:
+            i = names.index(arg) if arg in names else -1
+            if arg.role == "Config":
+                config = arg
+                out.append(f"    {arg.ctype} {arg.name} = {{0}};")
+                call.append(f"&{arg.name}")
+            elif arg.role == "Field":
+                out += ["    {",
+                        "        uint32_t v = 0;",
+                        f'        if (setting_field(a[{i}], "{arg.name}", {arg.default or 0}, '
+                        f"{FIELD_TYPES[arg.ctype]}u, &v) < 0) return NULL;",
+                        f"        {config.name}.{arg.name} = ({arg.ctype})v;",
+                        "    }"]
+            elif arg.role == "Float":
+                out += [f"    const double {arg.name} = PyFloat_AsDouble(a[{i}]);",
+                        f"    if ({arg.name} == -1.0 && PyErr_Occurred()) return NULL;"]
+                call.append(f"(float){arg.name}")
+            elif arg.role == "Dtype":
+                out += [f"    int {arg.name} = 0;",
+                        f'    if (as_enum_value(a[{i}], "{arg.name}", &{arg.name}) < 0) return NULL;']
+                call.append(f"(pto_dtype){arg.name}")
+            elif arg.role == "Tile":
+                out += [f"    pto_tile *{arg.name} = NULL;",
+                        f'    if (tile_arg(a[{i}], "{st.mnemonic}", "{arg.name}", &{arg.name}) < 0) return NULL;']
+                call.append(arg.name)
+        out += [f"    return status_result({st.cname}({', '.join(call)}), NULL);", "}", ""]
+        doc = [f"{st.mnemonic}({python_signature(st)})\n", "--\n", "\n"]
+        doc += [line + "\n" for line in textwrap.wrap(" ".join(st.doc_lines()), 88)]
+        doc[-1] = doc[-1][:-1]
+        methods.append(f"    {{\"{st.mnemonic}\", (PyCFunction)(void (*)(void))setting_{st.mnemonic}, "
+                       "METH_FASTCALL | METH_KEYWORDS,\n" + "".join(f"     {c_string(d)}\n" for d in doc)[:-1]
+                       + "},")
+    return out, methods
 
 
 def gen_python_pyi(ops):
@@ -632,12 +824,19 @@ def gen_python_pyi(ops):
                             [f"{a.py_name}: {a.py_stub}" + (" = ..." if a.py_default else "") for a in op.params])
         returns = op.result.py_stub if op.result else "_TC"
         out.append(wrap_call(f"def {op.mnemonic}(", params, f") -> {returns}: ..."))
+    stub = {"Field": "int", "Float": "float", "Dtype": "int", "Tile": "Optional[TileCore]"}
+    for st in parse_settings():
+        params = [f"{a.name}: {stub[a.role]}" + (f" = {a.default}" if a.role == "Field" and a.default else "")
+                  for a in st.python_params]
+        out.append(wrap_call(f"def {st.mnemonic}(", params, ") -> None: ..."))
     return "\n".join(out) + "\n"
 
 
 def gen_python(ops):
-    names = [op.mnemonic for op in ops]
-    lines = ['"""The operations of libpto, one function each (pto._pto).', "", HEADER, '"""', ""]
+    names = [op.mnemonic for op in ops] + [st.mnemonic for st in parse_settings()]
+    lines = ['"""The operations of libpto and the settings of the calling thread, one function each '
+             '(pto._pto).', "", HEADER.replace("src/operations.def", "src/operations.def and src/settings.def"),
+             '"""', ""]
     lines += [f"from ._pto import {n} as {n}" for n in sorted(names)]
     lines += ["", "__all__ = ["] + [f'    "{n}",' for n in names] + ["]"]
     return "\n".join(lines) + "\n"
@@ -691,7 +890,41 @@ def gen_go(ops):
             f"\treturn {result.c_name + ', ' if result else ''}err",
             "}",
         ]
+    for st in parse_settings():
+        out += go_setting(st)
     return "\n".join(out) + "\n"
+
+
+def go_setting(st):
+    """A setting's Go function: a Config as its Go struct (its toC copy,
+    deleted after the call), a Tile resolved as the operations' are."""
+    types = {"Float": "float32", "Dtype": "DType", "Tile": "*Tile"}
+    params = [f"{a.name} {enum_type_name(a.ctype) if a.role == 'Config' else types[a.role]}" for a in st.params]
+    lines = st.doc_lines()
+    lines[0] = f"{st.camel} is {lines[0]}"
+    lines[1] += " Lock the goroutine to its OS thread (runtime.LockOSThread) from the setting to the last " \
+                "instruction that reads it."
+    out = [""] + comment("// ", lines) + [f"func {st.camel}({', '.join(params)}) error {{"]
+    call, tiles = [], [a.name for a in st.params if a.role == "Tile"]
+    if tiles:
+        out += [f"\tvar hs [{len(tiles)}]uintptr", f"\ttiles := []*Tile{{{', '.join(tiles)}}}",
+                f'\tif err := resolve("pto.{st.camel}", []string{{{", ".join(chr(34) + t + chr(34) for t in tiles)}}}, '
+                "tiles, hs[:]); err != nil {", "\t\treturn err", "\t}"]
+    for a in st.params:
+        if a.role == "Config":
+            out += [f"\tc{a.name} := {a.name}.toC()",
+                    f"\tdefer ptoc.Delete{a.ctype[0].upper() + a.ctype[1:]}(c{a.name})"]
+            call.append(f"c{a.name}")
+        elif a.role == "Float":
+            call.append(a.name)
+        elif a.role == "Dtype":
+            call.append(f"ptoc.Enum_SS_pto_dtype({a.name})")
+        else:
+            call.append(f"hs[{tiles.index(a.name)}]")
+    if not tiles:
+        return out + [f"\treturn check(ptoc.P{st.cname[1:]}({', '.join(call)}))", "}"]
+    return out + [f"\terr := check(ptoc.P{st.cname[1:]}({', '.join(call)}))", "\tkeepAlive(tiles)",
+                  "\treturn err", "}"]
 
 
 # ---------------------------------------------------------------------------
@@ -730,6 +963,14 @@ def gen_rust(ops):
                 "    check(unsafe {", f"        sys::{op.cname}("] + [f"            {a}," for a in args] + [
                 "        )", "    })" + ("?;" if result else "")]) + (
             [f"    Ok({result.c_name})"] if result else []) + ["}"]
+    for st in parse_settings():
+        params = [f"{a.name}: " + {"Config": f"&{enum_type_name(a.ctype)}", "Float": "f32", "Dtype": "DType",
+                                  "Tile": "&impl Operand"}[a.role] for a in st.params]
+        args = [{"Config": a.name, "Float": a.name, "Dtype": f"{a.name}.raw()",
+                 "Tile": f"{a.name}.as_ptr()"}[a.role] for a in st.params]
+        out += [""] + comment("/// ", st.doc_lines(code=lambda c: f"`{c}`", text=rust_doc))
+        out += [f"pub fn {st.mnemonic}({', '.join(params)}) -> Result<()> {{",
+                f"    check(unsafe {{ sys::{st.cname}({', '.join(args)}) }})", "}"]
     return "\n".join(out) + "\n"
 
 
@@ -796,7 +1037,42 @@ def gen_java(ops):
                 out += ["", f"    /** {{@code {java_name(op)}}} {what}. */",
                         f"    public static void {java_name(op)}({', '.join(own)}) {{",
                         f"        {java_name(op)}({', '.join(call)});", "    }"]
+    for st in parse_settings():
+        out += java_setting(st)
     return "\n".join(out[1:]) + "\n"
+
+
+def java_setting(st):
+    """A setting's static method of Pto: a Config as its Java class (its
+    toNative copy), a DType null refused before the call."""
+    name = java_name(st)
+    types = {"Float": "float", "Dtype": "DType", "Tile": "Tile"}
+    params = [f"{enum_type_name(a.ctype) if a.role == 'Config' else types[a.role]} {a.name}" for a in st.params]
+    lines = st.doc_lines(code=lambda c: f"{{@code {c}}}", text=java_doc)
+    out = ["", "    /**"] + [line for line in comment("     * ", lines[:1] + ["<p>" + lines[1]], 100)
+                              if line != "     *"] + ["     */",
+           f"    public static void {name}({', '.join(params)}) {{"]
+    args = []
+    for a in st.params:
+        if a.role == "Config":
+            args.append(f"{a.name} == null ? null : {a.name}.toNative()")
+        elif a.role == "Float":
+            args.append(a.name)
+        elif a.role == "Dtype":
+            out += [f"        if ({a.name} == null) {{",
+                    f'            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.{name}: {a.name} is null");',
+                    "        }"]
+            args.append(f"{a.name}.code()")
+        else:
+            args.append(f'Tile.handleOf({a.name}, "Pto.{name}", "{a.name}")')
+    tiles = [a.name for a in st.params if a.role == "Tile"]
+    call = f"PtoNative.{st.cname}({', '.join(args)});"
+    if tiles:
+        out += ["        try {", f"            {call}", "        } finally {"]
+        out += [f"            Reference.reachabilityFence({t});" for t in tiles] + ["        }"]
+    else:
+        out.append(f"        {call}")
+    return out + ["    }"]
 
 
 # ---------------------------------------------------------------------------
@@ -828,10 +1104,19 @@ def hand_bound_sentence():
     return ", ".join(named[:-1]) + " and " + named[-1]
 
 
+def settings_sentence():
+    """The settings, for the lists' closing sentence."""
+    names = [st.mnemonic for st in parse_settings()]
+    return (f"{NUMBERS[len(names)]} are settings of the calling thread (`src/settings.def`), which later "
+            f"instructions read: {', '.join(names[:-1])} and {names[-1]}.")
+
+
 def gen_docs(ops):
+    settings = parse_settings()
     out = ["# The operations", "",
-           f"<!-- {HEADER} -->", "",
-           f"The {len(ops)} operations of libpto's table (`src/operations.def`) and the "
+           f"<!-- {HEADER.replace('src/operations.def', 'src/operations.def and src/settings.def')} -->", "",
+           f"The {len(ops)} operations of libpto's table (`src/operations.def`), the "
+           f"{NUMBERS[len(settings)].lower()} settings of the calling thread (`src/settings.def`) and the "
            f"{NUMBERS[len(HAND_BOUND)].lower()} functions bound by hand, by group, as `include/pto_c.h` "
            "gives them a section each "
            "(the group's common rules at its top, each function's own at its declaration). Each "
@@ -840,10 +1125,14 @@ def gen_docs(ops):
            "[profiles.md](profiles.md) has the A2A3 and A5 lists."]
     for group, rows in by_group(ops):
         hand = [h for h in HAND_BOUND if h.group == group.name]
-        out += ["", f"## {group.banner} ({len(rows) + len(hand)})", "",
+        own = [st for st in settings if st.group == group.name]
+        out += ["", f"## {group.banner} ({len(rows) + len(own) + len(hand)})", "",
                 "| Function | What it does | dtypes |", "|---|---|---|"]
         out += [f"| `{op.cname}({', '.join(op.c_arguments())})` | {markdown_cell(op.summary)} | "
                 f"{host_dtypes(op.dtypes['HOST'])} |" for op in rows]
+        out += [f"| `{st.cname}({', '.join(a.name for a in st.params)})` | {markdown_cell(st.summary)} "
+                f"(a setting of the calling thread) | "
+                f"{', '.join(d.lower() for a in st.params for d in a.dtypes) or '-'} |" for st in own]
         out += [f"| `pto_{h.mnemonic}({h.arguments})` | {markdown_cell(h.summary)} (bound by hand: "
                 f"{h.why}) | {h.host} |" for h in hand]
     return "\n".join(out) + "\n"
@@ -885,8 +1174,9 @@ def gen_families(ops):
             "| group | instructions |", "|---|---|"]
     rows += [f"| {g.title} ({len(members)}) | {', '.join(op.mnemonic for op in members)} |"
              for g, members in by_group(ops)]
-    rows += ["", f"{NUMBERS[len(HAND_BOUND)]} more are bound by hand: {hand_bound_sentence()}. Every function, "
-             "its summary and dtypes: [docs/operations.md](docs/operations.md)."]
+    rows += ["", f"{settings_sentence()} {NUMBERS[len(HAND_BOUND)]} more are bound by hand: "
+             f"{hand_bound_sentence()}. Every function, its summary and dtypes: "
+             "[docs/operations.md](docs/operations.md)."]
     return "\n".join(rows) + "\n"
 
 
@@ -898,7 +1188,8 @@ def gen_header(ops):
         out += textwrap.wrap(f"{g.title} ({len(members)}): " + ", ".join(op.mnemonic for op in members),
                              80 - 5, initial_indent=" *   ", subsequent_indent=" *     ",
                              break_on_hyphens=False)
-    out += comment(" * ", [f"Outside that table, bound by hand: "
+    out += comment(" * ", [settings_sentence().replace("`", "")])
+    out += comment(" * ", [f"Outside those tables, bound by hand: "
                            + ", ".join(f"pto_{h.mnemonic} ({h.why})" for h in HAND_BOUND[:-1])
                            + f" and pto_{HAND_BOUND[-1].mnemonic} ({HAND_BOUND[-1].why})."])
     return "\n".join(out) + "\n"
@@ -1032,7 +1323,8 @@ def check_header_groups(ops, path):
                 "(tools/gen-operations.py's GROUPS, in order)"]
     where = {title: (start, end) for title, start, end in sections[first:first + len(want)]}
     problems = []
-    functions = [(op.mnemonic, op.group) for op in ops] + [(h.mnemonic, h.group) for h in HAND_BOUND]
+    functions = [(op.mnemonic, op.group) for op in ops] + [(h.mnemonic, h.group) for h in HAND_BOUND] + \
+        [(st.mnemonic, st.group) for st in parse_settings()]
     for mnemonic, group in functions:
         found = [m.start() for m in re.finditer(rf"^PTO_API pto_status pto_{mnemonic}\(", text, re.M)]
         start, end = where[GROUP[group].banner]
@@ -1060,6 +1352,13 @@ def check_ops_files(ops, ops_dir):
                 problems.append(f"{ops_dir}: {function} is defined in {defined or 'no file'}, not in "
                                 f"one of {', '.join(want)} alone (the files of {op.mnemonic}'s "
                                 f"group {op.group})")
+    for st in parse_settings():
+        want = GROUP[st.group].ops_file.split()
+        defined = [name for name, text in sources.items()
+                   if re.search(rf"^\w[\w:<>* ]* Apply{st.camel}\(", text, re.M)]
+        if len(defined) != 1 or defined[0] not in want:
+            problems.append(f"{ops_dir}: Apply{st.camel} is defined in {defined or 'no file'}, not in one "
+                            f"of {', '.join(want)} alone (the files of {st.mnemonic}'s group {st.group})")
     return problems
 
 

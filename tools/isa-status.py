@@ -10,8 +10,9 @@
                            below is absent from src/program/parse
 
 A name is implemented by a row of src/operations.def (its C function and its
-text form), by a C function bound by hand (gen-operations.py's HAND_BOUND), or
-by a form that only programs have (PROGRAM_FORMS: no tile result, or the
+text form), by a setting of src/settings.def (its C function; its text form
+where programs have one), by a C function bound by hand (gen-operations.py's
+HAND_BOUND), or by a form that only programs have (PROGRAM_FORMS: no tile result, or the
 program's memory and cores), or by a per-thread setting of the C API
 (C_SETTINGS: SETHF32MODE, SETTF32MODE). Every other name is in REFUSED with the reason,
 which is what a program that uses it is told.
@@ -118,6 +119,7 @@ def dtype_counts(op):
 def statuses(problems):
     ops = {op.upper: op for op in gen.parse(ROOT / "src" / "operations.def")}
     hand = {(h.isa or h.mnemonic.upper()): h for h in gen.HAND_BOUND}
+    settings = {st.upper: st for st in gen.parse_settings()}
     parse_text = "\n".join(p.read_text() for p in sorted(PARSE_DIR.glob("*.cc")))
     header_text = (ROOT / "include" / "pto_c.h").read_text()
     rows = []
@@ -139,6 +141,14 @@ def statuses(problems):
             rows.append((name, "implemented", "pto_" + h.mnemonic, text, h.counts,
                          "bound by hand: " + h.why + ("" if text else "; no text form (PTOAS has none)"),
                          len(tests)))
+        elif name in settings:
+            st = settings[name]
+            text = "pto." + st.mnemonic if st.text == "Pipe" else ""
+            tests = test_files([st.cname + "("] + ([text] if text else []))
+            rows.append((name, "implemented", st.cname, text, "",
+                         "a setting (src/settings.def)" + (", the pipes' per-id form" if text else
+                                                         "; no text form (PTOAS has none)"),
+                         len(tests)))
         elif name in PROGRAM_FORMS:
             forms, what = PROGRAM_FORMS[name]
             for form in forms:
@@ -157,8 +167,8 @@ def statuses(problems):
         else:
             problems.append(f"{name}: no row, no C function, no program form and no refusal listed "
                             "in tools/isa-status.py")
-        if name in REFUSED and (op is not None or name in hand or name in PROGRAM_FORMS or
-                                name in C_SETTINGS):
+        if name in REFUSED and (op is not None or name in hand or name in settings or
+                                name in PROGRAM_FORMS or name in C_SETTINGS):
             problems.append(f"{name}: implemented, but tools/isa-status.py's REFUSED still lists it")
     for name in REFUSED:
         if name not in dict(read_names()):

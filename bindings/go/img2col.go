@@ -22,8 +22,9 @@ type Img2colConfig struct {
 	ChannelSize                          uint16
 }
 
-// cConfig copies c into a C struct; the caller deletes it.
-func (c *Img2colConfig) cConfig() ptoc.Pto_img2col_config {
+// toC copies c into a C struct; the caller deletes it (the settings of
+// ops_generated.go, TImg2col).
+func (c *Img2colConfig) toC() ptoc.Pto_img2col_config {
 	p := ptoc.NewPto_img2col_config()
 	p.SetFmap_h(c.FmapH)
 	p.SetFmap_w(c.FmapW)
@@ -58,7 +59,7 @@ func TImg2col(dst, src *Tile, cfg Img2colConfig, posM, posK uint16) error {
 	if err := resolve("pto.TImg2col", []string{"dst", "src"}, tiles, hs[:]); err != nil {
 		return err
 	}
-	c := cfg.cConfig()
+	c := cfg.toC()
 	defer ptoc.DeletePto_img2col_config(c)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()

@@ -2653,3 +2653,95 @@ func TInsertFp(dst *Tile, src *Tile, fp *Tile, index_row int, index_col int) err
 	keepAlive(tiles)
 	return err
 }
+
+var tmov_fp_exOperands = []string{"dst", "src", "fp"}
+
+// TMovFpEx is TMOV_FP_EX (pto_tmov_fp_ex): tmov_fp with the fixpipe's relu
+// (ReluPreMode::NormalRelu), its cast modes without a quantisation word or
+// TSTORE's pairs, as flags selects, bit for bit.
+//
+// dst's dtypes: HOST FLOAT32, INT32, FLOAT16, BFLOAT16, INT8, UINT8, INT16,
+// HIFLOAT8, FLOAT8_E4M3; A2A3 FLOAT32, INT32, FLOAT16, BFLOAT16, INT8,
+// UINT8, INT16; A5 FLOAT32, INT32, FLOAT16, BFLOAT16, INT8, UINT8, HIFLOAT8,
+// FLOAT8_E4M3.
+func TMovFpEx(dst *Tile, src *Tile, fp *Tile, flags uint) error {
+	var hs [3]uintptr
+	tiles := []*Tile{dst, src, fp}
+	if err := resolve("pto.TMovFpEx", tmov_fp_exOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tmov_fp_ex(hs[0], hs[1], hs[2], flags))
+	keepAlive(tiles)
+	return err
+}
+
+// Setfmatrix is SETFMATRIX (pto_setfmatrix): the thread's img2col
+// feature-map register (height, width, four pads).
+//
+// A setting of the calling OS thread: later instructions on the same thread
+// read it, other threads keep their own. Lock the goroutine to its OS thread
+// (runtime.LockOSThread) from the setting to the last instruction that reads
+// it.
+func Setfmatrix(config Img2colConfig) error {
+	cconfig := config.toC()
+	defer ptoc.DeletePto_img2col_config(cconfig)
+	return check(ptoc.Pto_setfmatrix(cconfig))
+}
+
+// SetImg2colPadding is SET_IMG2COL_PADDING (pto_set_img2col_padding): the
+// thread's img2col pad element, the bits of its encoding in dst's dtype.
+//
+// A setting of the calling OS thread: later instructions on the same thread
+// read it, other threads keep their own. Lock the goroutine to its OS thread
+// (runtime.LockOSThread) from the setting to the last instruction that reads
+// it.
+func SetImg2colPadding(config Img2colConfig) error {
+	cconfig := config.toC()
+	defer ptoc.DeletePto_img2col_config(cconfig)
+	return check(ptoc.Pto_set_img2col_padding(cconfig))
+}
+
+// SetImg2colRpt is SET_IMG2COL_RPT (pto_set_img2col_rpt): the thread's
+// img2col repeat register (stride, time, mode 0 along M or 1 along K).
+//
+// A setting of the calling OS thread: later instructions on the same thread
+// read it, other threads keep their own. Lock the goroutine to its OS thread
+// (runtime.LockOSThread) from the setting to the last instruction that reads
+// it.
+func SetImg2colRpt(config Img2colConfig) error {
+	cconfig := config.toC()
+	defer ptoc.DeletePto_img2col_config(cconfig)
+	return check(ptoc.Pto_set_img2col_rpt(cconfig))
+}
+
+// SetQuantScalar is SET_QUANT_SCALAR (pto_set_quant_scalar): the thread's
+// scalar quantisation word of the fixpipe's conversions (fp NULL), from
+// scale and the output dtype it is meant for.
+//
+// A setting of the calling OS thread: later instructions on the same thread
+// read it, other threads keep their own. Lock the goroutine to its OS thread
+// (runtime.LockOSThread) from the setting to the last instruction that reads
+// it.
+func SetQuantScalar(scale float32, dtype DType) error {
+	return check(ptoc.Pto_set_quant_scalar(scale, ptoc.Enum_SS_pto_dtype(dtype)))
+}
+
+// SetQuantVector is SET_QUANT_VECTOR (pto_set_quant_vector): the thread's
+// per-column quantisation words of the fixpipe's conversions (fp NULL), a
+// copy of fp's row 0 (a scaling tile of one row: UINT64, INT64, FLOAT16,
+// BFLOAT16 or FLOAT32).
+//
+// A setting of the calling OS thread: later instructions on the same thread
+// read it, other threads keep their own. Lock the goroutine to its OS thread
+// (runtime.LockOSThread) from the setting to the last instruction that reads
+// it.
+func SetQuantVector(fp *Tile) error {
+	var hs [1]uintptr
+	tiles := []*Tile{fp}
+	if err := resolve("pto.SetQuantVector", []string{"fp"}, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_set_quant_vector(hs[0]))
+	keepAlive(tiles)
+	return err
+}

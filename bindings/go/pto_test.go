@@ -730,4 +730,21 @@ func TestDataMovementIndexed(t *testing.T) {
 	}
 	cfg.StrideW = 0
 	expectStatus(t, pto.TImg2col(col, fmap, cfg, 0, 0), pto.ErrInvalidArgument, "strides 1x0")
+	// The registers' settings (src/settings.def): each field's range checked
+	// by the C call, the field named; a refusal keeps the register.
+	cfg.StrideW = 1
+	func() {
+		runtime.LockOSThread() // the registers belong to the OS thread
+		defer runtime.UnlockOSThread()
+		must(t, pto.Setfmatrix(cfg))
+		must(t, pto.SetImg2colRpt(cfg))
+		bad := cfg
+		bad.FmapH = 0
+		expectStatus(t, pto.Setfmatrix(bad), pto.ErrInvalidArgument, "config's fmap_h 0 is outside")
+		bad = cfg
+		bad.RepeatMode = 2
+		expectStatus(t, pto.SetImg2colRpt(bad), pto.ErrInvalidArgument, "repeat_mode 2")
+		cfg.PadBits = 7
+		must(t, pto.SetImg2colPadding(cfg))
+	}()
 }

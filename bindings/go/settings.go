@@ -14,6 +14,9 @@ import (
 // call runtime.LockOSThread first (and runtime.UnlockOSThread after), or use
 // WithTF32Mode / WithHF32Mode, which do it. Other goroutines' threads keep
 // their own settings (off, no configuration, on a new thread).
+// SetQuantScalar, SetQuantVector and the img2col registers' Setfmatrix,
+// SetImg2colPadding and SetImg2colRpt are generated from src/settings.def
+// (ops_generated.go); the same holds for them.
 
 // SetHF32Mode is SETHF32MODE (pto_set_hf32_mode): on the calling OS thread,
 // from now on (enable) or no longer, the Float32 inputs a and b of TMatmul,
@@ -70,32 +73,4 @@ func withMode(set func(bool, RoundMode) error, get func() (bool, RoundMode), rou
 	}
 	defer set(wasOn, wasRound)
 	return f()
-}
-
-// SetQuantScalar is SET_QUANT_SCALAR (pto_set_quant_scalar): the calling OS
-// thread's fixpipe configuration becomes one scalar word for every column,
-// from scale and the output dtype it is meant for (Int8, Uint8, Int16,
-// Float16, BFloat16, HiFloat8 or Float8E4M3); TMovFp, TExtractFp and
-// TInsertFp with a nil fp on that thread use it (lock the goroutine to its
-// thread: see above). Errors: ErrUnsupportedDType for another dtype (the
-// configuration is then kept).
-func SetQuantScalar(scale float32, dtype DType) error {
-	return check(ptoc.Pto_set_quant_scalar(scale, ptoc.Enum_SS_pto_dtype(dtype)))
-}
-
-// SetQuantVector is SET_QUANT_VECTOR (pto_set_quant_vector): the calling OS
-// thread's fixpipe configuration becomes a copy of fp's row 0, one word per
-// column (a LocScaling tile of one row: Uint64, Int64, Float16, BFloat16 or
-// Float32); later writes to fp are not seen. Errors: ErrNullArgument for a
-// nil fp, ErrInvalidArgument for a tile not of LocScaling,
-// ErrUnsupportedDType for another dtype (the configuration is then kept).
-func SetQuantVector(fp *Tile) error {
-	var hs [1]uintptr
-	tiles := []*Tile{fp}
-	if err := resolve("pto.SetQuantVector", []string{"fp"}, tiles, hs[:]); err != nil {
-		return err
-	}
-	err := check(ptoc.Pto_set_quant_vector(hs[0]))
-	keepAlive(tiles)
-	return err
 }

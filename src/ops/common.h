@@ -14,6 +14,7 @@
 #include "ops/ops.h"
 #include "overlap.h"
 #include "pto_c.h"
+#include "setting_arguments.h"
 #include "tile.h"
 #include "validate.h"
 
@@ -120,6 +121,14 @@ inline bool A2a3VecNineDtype(pto_dtype d) {
   bool TextRules##Camel(const TextOperands& o, char* sentence, size_t size);
 #include "operations.def"
 #undef PTO_OPERATION
+
+// Every setting's effect once settings.cc's checks of its arguments have
+// passed (settings.def): the rest of its rules, then the thread's state set,
+// in the src/ops/ file of its group (img2col.cc, fixpipe.cc).
+#define PTO_SETTING(Camel, UPPER, mnemonic, arguments, ...) \
+  pto_status Apply##Camel(PTO_SETTING_PARAMS(arguments));
+#include "settings.def"
+#undef PTO_SETTING
 
 // tgather's and tscatter's rule (index_range.cc): every index of indices'
 // valid region names an element of target's valid region; the first in row

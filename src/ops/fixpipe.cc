@@ -1,8 +1,9 @@
 // The fixpipe group: tmov_fp, textract_fp, tinsert_fp (an acc tile out to a
-// vec or mat tile through the fixpipe's quantisation) and the thread's
-// quantisation configuration, pto_set_quant_scalar and
-// pto_set_quant_vector (pto_c.h, "The fixpipe's conversions"). The element
-// conversion (src/fixpipe.h) is shared with programs.
+// vec or mat tile through the fixpipe's quantisation), tmov_fp_ex (with the
+// fixpipe's options) and the thread's quantisation configuration,
+// pto_set_quant_scalar and pto_set_quant_vector (settings.def's rows: their
+// effect here; pto_c.h, "The fixpipe's conversions"). The element conversion
+// (src/fixpipe.h) is shared with programs.
 #include "fixpipe.h"
 
 #include <math.h>
@@ -388,75 +389,64 @@ pto_status CheckTInsertFp(const Operands& o, pto_profile profile) {
 }
 void RunTInsertFp(const Operands& o, pto_profile) { RunFixpipe(OpId::kTInsertFp, o); }
 
-}  // namespace ops
-}  // namespace pto
-
-extern "C" {
-
-pto_status pto_tmov_fp_ex(pto_tile* dst, const pto_tile* src, const pto_tile* fp,
-                          unsigned flags) {
+// tmov_fp_ex: its flags (Operands::attr) first, then tmov_fp's rules with
+// them (the CAST pairs, fp NULL, the STORE pairs: CheckFixpipe), under its
+// own name.
+pto_status CheckTMovFpEx(const Operands& o, pto_profile profile) {
+  const unsigned flags = static_cast<unsigned>(o.attr);
   if ((flags & ~(PTO_FIXPIPE_RELU | PTO_FIXPIPE_CAST | PTO_FIXPIPE_STORE)) != 0)
-    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, "pto_tmov_fp_ex",
-                     "flags 0x%x has bits other than PTO_FIXPIPE_RELU, PTO_FIXPIPE_CAST and "
-                     "PTO_FIXPIPE_STORE",
-                     flags);
-  pto::ops::Operands o{dst, src, fp, nullptr, static_cast<int>(flags)};
-  const pto_profile profile = pto::CurrentProfile();
-  const pto_status status = pto::ops::CheckFixpipe(pto::ops::OpId::kTMovFp,
-                                                   pto::OpDtypes::kTMovFp, "pto_tmov_fp_ex",
-                                                   o, profile);
-  if (status == PTO_OK) pto::ops::RunFixpipe(pto::ops::OpId::kTMovFp, o);
-  return status;
+    return Fail(PTO_ERR_INVALID_ARGUMENT, "pto_tmov_fp_ex",
+                "flags 0x%x has bits other than PTO_FIXPIPE_RELU, PTO_FIXPIPE_CAST and "
+                "PTO_FIXPIPE_STORE",
+                flags);
+  return CheckFixpipe(OpId::kTMovFp, OpDtypes::kTMovFp, "pto_tmov_fp_ex", o, profile);
 }
+void RunTMovFpEx(const Operands& o, pto_profile) { RunFixpipe(OpId::kTMovFp, o); }
 
-pto_status pto_set_quant_scalar(float scale, pto_dtype dtype) {
-  const int raw = pto::RawEnumValue(dtype);  // any int a C caller passed
-  const bool known = raw == PTO_INT8 || raw == PTO_UINT8 || raw == PTO_INT16 ||
-                     raw == PTO_FLOAT16 || raw == PTO_BFLOAT16 || raw == PTO_HIFLOAT8 ||
-                     raw == PTO_FLOAT8_E4M3;
-  if (!known)
-    return pto::Fail(PTO_ERR_UNSUPPORTED_DTYPE, "pto_set_quant_scalar",
-                     "dtype %d is not an output of the fixpipe's quantisation (INT8, UINT8, "
-                     "INT16, FLOAT16, BFLOAT16, HIFLOAT8, FLOAT8_E4M3)",
-                     raw);
-  pto::fixpipe::ThreadConfig& c = pto::fixpipe::CurrentThreadConfig();
-  c.kind = pto::fixpipe::ThreadConfig::kScalar;
-  c.scalar = pto::fixpipe::ScalarWord(scale, dtype);
+// SET_QUANT_SCALAR and SET_QUANT_VECTOR (settings.def): their arguments
+// checked (settings.cc: the dtype's list, fp not NULL), the thread's
+// configuration becomes the scalar word, or a copy of fp's row 0 once fp's
+// own rules hold.
+pto_status ApplySetQuantScalar(float scale, pto_dtype dtype) {
+  fixpipe::ThreadConfig& c = fixpipe::CurrentThreadConfig();
+  c.kind = fixpipe::ThreadConfig::kScalar;
+  c.scalar = fixpipe::ScalarWord(scale, dtype);
   return PTO_OK;
 }
 
-pto_status pto_set_quant_vector(const pto_tile* fp) {
-  if (fp == nullptr) return pto::Fail(PTO_ERR_NULL_ARGUMENT, "pto_set_quant_vector", "fp is NULL");
+pto_status ApplySetQuantVector(const pto_tile* fp) {
   if (fp->location != PTO_LOC_SCALING || fp->rows != 1)
-    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, "pto_set_quant_vector",
-                     "fp is %s %s tile of %u rows; the quantisation parameters are a scaling "
-                     "tile of one row",
-                     pto::LocationArticle(static_cast<pto_location>(fp->location)),
-                     pto::LocationName(static_cast<pto_location>(fp->location)), fp->rows);
-  if (!pto::fixpipe::ScalingDtypeAccepted(PTO_PROFILE_HOST, fp->dtype))
-    return pto::Fail(PTO_ERR_UNSUPPORTED_DTYPE, "pto_set_quant_vector",
-                     "fp is %s; a scaling tile holds UINT64, INT64, FLOAT16, BFLOAT16 or FLOAT32",
-                     pto_dtype_string(fp->dtype));
+    return Fail(PTO_ERR_INVALID_ARGUMENT, "pto_set_quant_vector",
+                "fp is %s %s tile of %u rows; the quantisation parameters are a scaling "
+                "tile of one row",
+                LocationArticle(static_cast<pto_location>(fp->location)),
+                LocationName(static_cast<pto_location>(fp->location)), fp->rows);
+  if (!fixpipe::ScalingDtypeAccepted(PTO_PROFILE_HOST, fp->dtype))
+    return Fail(PTO_ERR_UNSUPPORTED_DTYPE, "pto_set_quant_vector",
+                "fp is %s; a scaling tile holds UINT64, INT64, FLOAT16, BFLOAT16 or FLOAT32",
+                pto_dtype_string(fp->dtype));
   const size_t size = pto_dtype_size(fp->dtype), n = fp->valid_cols;
   std::vector<unsigned char> payload;
   try {
     payload.resize(n * size);
   } catch (...) {
-    return pto::Fail(PTO_ERR_OUT_OF_MEMORY, "pto_set_quant_vector",
-                     "cannot allocate %zu bytes to copy fp's row", n * size);
+    return Fail(PTO_ERR_OUT_OF_MEMORY, "pto_set_quant_vector",
+                "cannot allocate %zu bytes to copy fp's row", n * size);
   }
-  const pto::Layout l = pto::TileLayout(fp);
+  const Layout l = TileLayout(fp);
   for (size_t j = 0; j < n; ++j)
     memcpy(payload.data() + j * size,
            static_cast<const char*>(fp->data) +
-               pto::ElementOffset(l, fp->origin_row, fp->origin_col + j) * size,
+               ElementOffset(l, fp->origin_row, fp->origin_col + j) * size,
            size);
-  pto::fixpipe::ThreadConfig& c = pto::fixpipe::CurrentThreadConfig();
-  c.kind = pto::fixpipe::ThreadConfig::kVector;
+  fixpipe::ThreadConfig& c = fixpipe::CurrentThreadConfig();
+  c.kind = fixpipe::ThreadConfig::kVector;
   c.vector_dtype = fp->dtype;
   c.count = n;
   c.payload.swap(payload);
   return PTO_OK;
 }
 
-}  // extern "C"
+}  // namespace ops
+}  // namespace pto
+

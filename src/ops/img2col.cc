@@ -1,12 +1,14 @@
 // TIMG2COL and its registers (SETFMATRIX, SET_IMG2COL_PADDING,
 // SET_IMG2COL_RPT): convolution's im2col window of a feature map in
-// NC1HWC0 order (pto_c.h, "Matrix multiply"). Not rows of the table: they
-// take a configuration struct and keep per-thread register state.
+// NC1HWC0 order (pto_c.h, "Matrix multiply"). TIMG2COL is no row of the
+// table (a configuration struct); the three SET* are settings.def's rows,
+// their effect Apply<Camel> here.
 #include <stdint.h>
 #include <string.h>
 
 #include "dtype_rules.h"
 #include "fractal.h"
+#include "ops/common.h"
 #include "overlap.h"
 #include "profile.h"
 #include "pto_c.h"
@@ -209,47 +211,36 @@ void RunTimg2col(pto_tile* dst, const pto_tile* src, const pto_img2col_config& c
 }
 
 }  // namespace
-}  // namespace pto
 
-extern "C" {
+namespace ops {
 
-pto_status pto_setfmatrix(const pto_img2col_config* config) {
-  pto::Validator v("pto_setfmatrix");
-  v.NotNull("config", config);
-  if (!v.ok()) return v.status();
-  v.Require(config->fmap_h != 0 && config->fmap_w != 0, PTO_ERR_INVALID_ARGUMENT,
-            "config's feature map %ux%u is empty", config->fmap_h, config->fmap_w);
-  if (!v.ok()) return v.status();
-  pto::Img2colRegisters& r = pto::registers;
+// The three SET* settings (settings.def): their arguments checked
+// (settings.cc), each copies its fields of config into the thread's
+// registers.
+pto_status ApplySetfmatrix(const pto_img2col_config* config) {
+  Img2colRegisters& r = registers;
   r.fmap_h = config->fmap_h, r.fmap_w = config->fmap_w;
   r.pad_left = config->pad_left, r.pad_right = config->pad_right;
   r.pad_top = config->pad_top, r.pad_bottom = config->pad_bottom;
   return PTO_OK;
 }
 
-pto_status pto_set_img2col_padding(const pto_img2col_config* config) {
-  pto::Validator v("pto_set_img2col_padding");
-  v.NotNull("config", config);
-  if (!v.ok()) return v.status();
-  pto::registers.pad_bits = config->pad_bits;
+pto_status ApplySetImg2colPadding(const pto_img2col_config* config) {
+  registers.pad_bits = config->pad_bits;
   return PTO_OK;
 }
 
-pto_status pto_set_img2col_rpt(const pto_img2col_config* config) {
-  pto::Validator v("pto_set_img2col_rpt");
-  v.NotNull("config", config);
-  if (!v.ok()) return v.status();
-  v.Require(config->repeat_mode <= 1, PTO_ERR_INVALID_ARGUMENT,
-            "config's repeat_mode %u is neither 0 (along M) nor 1 (along K)",
-            config->repeat_mode)
-      .Require(config->repeat_time >= 1, PTO_ERR_INVALID_ARGUMENT,
-               "config's repeat_time is 0");
-  if (!v.ok()) return v.status();
-  pto::registers.repeat_stride = config->repeat_stride;
-  pto::registers.repeat_time = config->repeat_time;
-  pto::registers.repeat_mode = config->repeat_mode;
+pto_status ApplySetImg2colRpt(const pto_img2col_config* config) {
+  registers.repeat_stride = config->repeat_stride;
+  registers.repeat_time = config->repeat_time;
+  registers.repeat_mode = config->repeat_mode;
   return PTO_OK;
 }
+
+}  // namespace ops
+}  // namespace pto
+
+extern "C" {
 
 pto_status pto_timg2col(pto_tile* dst, const pto_tile* src, const pto_img2col_config* config,
                         uint16_t pos_m, uint16_t pos_k) {

@@ -100,6 +100,7 @@ enum class ArgRole : uint8_t {
   kBool,    // Operands::attr, 0 or 1
   kEnum,    // Operands::attr; a second enum Operands::sat
   kOut,     // Operands::out: where the result goes (tgetval's value)
+  kFlags,   // Operands::attr: option bits (an unsigned, its bits kept)
 };
 
 // How PTO assembly spells an attribute (attributes.def's Text): which parser

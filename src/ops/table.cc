@@ -408,11 +408,13 @@ using pto::ops::Operands;
 #define PTO_ARG_PARAM_Bool(type, name) , type name
 #define PTO_ARG_PARAM_Enum(type, name) , type name
 #define PTO_ARG_PARAM_Out(type, name) , type name
+#define PTO_ARG_PARAM_Flags(type, name) , type name
 #define PTO_ARG_STORE_None(name, second)
 #define PTO_ARG_STORE_Double(name, second) o.scalar = name;
 #define PTO_ARG_STORE_Index(name, second) o.index[second] = name;
 #define PTO_ARG_STORE_Bool(name, second) o.attr = name;
 #define PTO_ARG_STORE_Enum(name, second) (second ? o.sat : o.attr) = pto::RawEnumValue(name);
+#define PTO_ARG_STORE_Flags(name, second) o.attr = static_cast<int>(name);
 #define PTO_ARG_STORE_Out(name, second) o.out = name;
 // A row of attributes.def as the parameters before the sources (LEAD), after
 // tmp (TRAIL), and the statements that store them.

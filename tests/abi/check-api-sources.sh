@@ -5,7 +5,8 @@
 # finds, under SRC_DIR, every file that defines a function HEADER declares
 # (PTO_API) and compares that set of files with the list meson passes. The
 # operations' C functions are expanded from operations.def's rows
-# (pto_##mnemonic): for pto_<mnemonic> of a row, the file that expands it.
+# (pto_##mnemonic): for pto_<mnemonic> of a row, the file that expands it;
+# the settings' likewise from settings.def's.
 # Usage: check-api-sources.sh SRC_DIR HEADER API_SOURCE...
 set -euo pipefail
 src=$(cd "$1" && pwd) header=$2
@@ -14,6 +15,8 @@ status=0
 declared=$(sh "$(dirname "$0")/../hardening/declared-functions.sh" "$header")
 operations=$(sed -nE 's/^PTO_OPERATION\([A-Za-z0-9]+, *[A-Z0-9_]+, *([a-z0-9_]+),.*/pto_\1/p' \
                "$src/operations.def" | sort -u)
+settings=$(sed -nE 's/^PTO_SETTING\([A-Za-z0-9]+, *[A-Z0-9_]+, *([a-z0-9_]+),.*/pto_\1/p' \
+             "$src/settings.def" | sort -u)
 
 # The list as meson passes it, relative to SRC_DIR.
 listed=$(for f in "$@"; do
@@ -29,7 +32,9 @@ undefined=
 while read -r symbol; do
   [ -n "$symbol" ] || continue
   if grep -qx "$symbol" <<<"$operations"; then
-    pattern='^[^/]*[ *]pto_##mnemonic\('
+    pattern='^[^/]*[ *]pto_##mnemonic\(PTO_OPERANDS'
+  elif grep -qx "$symbol" <<<"$settings"; then
+    pattern='^[^/]*[ *]pto_##mnemonic\(PTO_SETTING'
   else
     pattern="^[A-Za-z_][A-Za-z0-9_ *]*[ *]${symbol}\\("
   fi

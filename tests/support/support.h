@@ -178,6 +178,7 @@ bool op_tested_apart(op_id op);
 #define PTO_TEST_ARG_Bool(test) , test
 #define PTO_TEST_ARG_Enum(test) , test
 #define PTO_TEST_ARG_Out(test) , &op_out_value
+#define PTO_TEST_ARG_Flags(test) , test
 #define PTO_TEST_ATTR_ARGS(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \
     PTO_TEST_ARG_##R0(E0) PTO_TEST_ARG_##R1(E1)
 #define PTO_TEST_ATTR_LEAD(Kind, Leads, ...) PTO_TEST_LEAD_##Leads(PTO_TEST_ATTR_ARGS(Kind, Leads, __VA_ARGS__))

@@ -19,10 +19,10 @@
  * The Pythonic surface (enums, exceptions, numpy dtypes, profile context
  * manager) is the pure-Python package in ../pto/__init__.py. The files here:
  * registry.c (enum members, exceptions), args.c, buffer.c, tile.c,
- * operations.c (the operations, from a table tools/gen-operations.py writes
- * from src/operations.def), hand_ops.c (mgather, mscatter, tquant_mx,
- * tquant_hif4, tmatmul_mx_hif4),
- * thread_settings.c (the cube modes, the fixpipe's configuration),
+ * operations.c (the operations and the settings, from a table
+ * tools/gen-operations.py writes from src/operations.def and
+ * src/settings.def), hand_ops.c (mgather, mscatter, tquant_mx,
+ * tquant_hif4, tmatmul_mx_hif4), thread_settings.c (the cube modes),
  * program.c (pto.Program's core) and this one (queries, profiles, the
  * module).
  */
@@ -141,48 +141,6 @@ static int img2col_fields(PyObject *const *a, const char *const *names, const ui
     return 0;
 }
 
-/* setfmatrix(fmap_h, fmap_w, pad_left=0, pad_right=0, pad_top=0,
- * pad_bottom=0), set_img2col_padding(pad_bits), set_img2col_rpt(
- * repeat_stride=0, repeat_time=1, repeat_mode=0): the calling thread's img2col
- * registers, each from the fields of pto_img2col_config it reads. Written
- * here, as timg2col: a configuration struct fits no row. */
-static PyObject *mod_setfmatrix(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)module;
-    static const char *const names[] = {"fmap_h", "fmap_w", "pad_left", "pad_right", "pad_top", "pad_bottom"};
-    static const uint32_t defaults[] = {0, 0, 0, 0, 0, 0}, maxima[] = {65535, 65535, 255, 255, 255, 255};
-    PyObject *a[6];
-    uint32_t v[6];
-    if (parse_fastcall("setfmatrix", names, 2, 6, args, nargs, kwnames, a) < 0 ||
-        img2col_fields(a, names, defaults, maxima, 6, v) < 0)
-        return NULL;
-    pto_img2col_config c = {0};
-    c.fmap_h = (uint16_t)v[0], c.fmap_w = (uint16_t)v[1];
-    c.pad_left = (uint8_t)v[2], c.pad_right = (uint8_t)v[3], c.pad_top = (uint8_t)v[4], c.pad_bottom = (uint8_t)v[5];
-    return status_result(pto_setfmatrix(&c), NULL);
-}
-
-static PyObject *mod_set_img2col_padding(PyObject *module, PyObject *arg) {
-    (void)module;
-    pto_img2col_config c = {0};
-    if (as_uint32(arg, "pad_bits", &c.pad_bits) < 0) return NULL;
-    return status_result(pto_set_img2col_padding(&c), NULL);
-}
-
-static PyObject *mod_set_img2col_rpt(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
-                                     PyObject *kwnames) {
-    (void)module;
-    static const char *const names[] = {"repeat_stride", "repeat_time", "repeat_mode"};
-    static const uint32_t defaults[] = {0, 1, 0}, maxima[] = {65535, 255, 255};
-    PyObject *a[3];
-    uint32_t v[3];
-    if (parse_fastcall("set_img2col_rpt", names, 0, 3, args, nargs, kwnames, a) < 0 ||
-        img2col_fields(a, names, defaults, maxima, 3, v) < 0)
-        return NULL;
-    pto_img2col_config c = {0};
-    c.repeat_stride = (uint16_t)v[0], c.repeat_time = (uint8_t)v[1], c.repeat_mode = (uint8_t)v[2];
-    return status_result(pto_set_img2col_rpt(&c), NULL);
-}
-
 /* timg2col(dst, src, channel_size, filter_h=1, filter_w=1, stride_h=1,
  * stride_w=1, dilation_h=1, dilation_w=1, pos_m=0, pos_k=0): pto_timg2col
  * under the thread's registers; returns dst. */
@@ -230,10 +188,9 @@ static PyObject *mod_tmrgsort_lists(PyObject *module, PyObject *const *args, Py_
                          (unsigned)executed[3]);
 }
 
-/* The operations' functions are operations.c's operation_methods and
- * fixpipe_methods (tmov_fp_ex), hand_ops.c's and thread_settings.c's, added by
- * PyInit__pto; tmrgsort_lists, trandom and the img2col functions are
- * here. */
+/* The operations' and settings' functions are operations.c's
+ * operation_methods, hand_ops.c's and thread_settings.c's, added by
+ * PyInit__pto; tmrgsort_lists, trandom and timg2col are here. */
 static PyMethodDef module_methods[] = {
     {"version", mod_version, METH_NOARGS, "version()\n--\n\nThe library's version, pto_version_string()."},
     {"simd_target", mod_simd_target, METH_NOARGS,
@@ -260,16 +217,6 @@ static PyMethodDef module_methods[] = {
      "TRANDOM (pto_trandom): dst's valid region filled with Philox-4x32 words (rounds 7 or\n"
      "10) from key, two 32-bit ints, and counter, four (counter[0] least significant), in\n"
      "A5's order, bit for bit; INT32 or UINT32 dst (none under A2A3). Returns dst."},
-    {"setfmatrix", (PyCFunction)(void (*)(void))mod_setfmatrix, METH_FASTCALL | METH_KEYWORDS,
-     "setfmatrix(fmap_h, fmap_w, pad_left=0, pad_right=0, pad_top=0, pad_bottom=0)\n--\n\n"
-     "SETFMATRIX (pto_setfmatrix): the calling thread's img2col feature map and its padding."},
-    {"set_img2col_padding", mod_set_img2col_padding, METH_O,
-     "set_img2col_padding(pad_bits)\n--\n\n"
-     "SET_IMG2COL_PADDING (pto_set_img2col_padding): the calling thread's pad element, the\n"
-     "bits of its encoding in dst's dtype."},
-    {"set_img2col_rpt", (PyCFunction)(void (*)(void))mod_set_img2col_rpt, METH_FASTCALL | METH_KEYWORDS,
-     "set_img2col_rpt(repeat_stride=0, repeat_time=1, repeat_mode=0)\n--\n\n"
-     "SET_IMG2COL_RPT (pto_set_img2col_rpt): the calling thread's img2col repeat."},
     {"timg2col", (PyCFunction)(void (*)(void))mod_timg2col, METH_FASTCALL | METH_KEYWORDS,
      "timg2col(dst, src, channel_size, filter_h=1, filter_w=1, stride_h=1, stride_w=1,\n"
      "         dilation_h=1, dilation_w=1, pos_m=0, pos_k=0)\n--\n\n"
@@ -314,7 +261,7 @@ PyMODINIT_FUNC PyInit__pto(void) {
     BufferType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &buffer_spec, NULL);
     if (TileType == NULL || BufferType == NULL || PyModule_AddObjectRef(m, "TileCore", (PyObject *)TileType) < 0 ||
         PyModule_AddObjectRef(m, "BufferCore", (PyObject *)BufferType) < 0 || add_constants(m) < 0 ||
-        PyModule_AddFunctions(m, operation_methods) < 0 || PyModule_AddFunctions(m, fixpipe_methods) < 0 ||
+        PyModule_AddFunctions(m, operation_methods) < 0 ||
         PyModule_AddFunctions(m, thread_settings_methods) < 0 || PyModule_AddFunctions(m, hand_op_methods) < 0 ||
         program_init(m) < 0) {
         Py_DECREF(m);

@@ -204,31 +204,3 @@ static PyObject *run_operation(const operation_def *op, PyObject *const *args, P
 #define RELEASES_GIL "\nThe GIL is released while the kernel runs (dst valid region of 1024+ elements)."
 
 #include "operations_generated.inc"
-
-/* tmov_fp_ex, whose option flags no row of src/operations.def has: flags
- * past the unsigned range are passed as every bit set, which libpto
- * refuses as it refuses any undefined bit. */
-static pto_status call_tmov_fp_ex(pto_tile *const *t, attr_value a) {
-    return pto_tmov_fp_ex(t[0], t[1], t[2], a.n > UINT_MAX ? UINT_MAX : (unsigned)a.n);
-}
-static const operation_def def_tmov_fp_ex = {
-    "tmov_fp_ex", "pto_tmov_fp_ex", call_tmov_fp_ex, {"dst", "src", "fp", "flags"}, 3, 2, ATTR_INDEX,
-    {.n = 0}, 3};
-static PyObject *op_tmov_fp_ex(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
-                               PyObject *kwnames) {
-    (void)module;
-    return run_operation(&def_tmov_fp_ex, args, nargs, kwnames);
-}
-
-PyMethodDef fixpipe_methods[] = {
-    {"tmov_fp_ex", (PyCFunction)(void (*)(void))op_tmov_fp_ex, METH_FASTCALL | METH_KEYWORDS,
-     "tmov_fp_ex($module, /, dst, src, fp=None, flags=0)\n"
-     "--\n"
-     "\n"
-     "TMOV_FP with options (pto_tmov_fp_ex): tmov_fp with the fixpipe's relu (FIXPIPE_RELU, A5's\n"
-     "ReluPreMode::NormalRelu), its cast modes without a quantisation word (FIXPIPE_CAST, fp None)\n"
-     "or TSTORE's pairs (FIXPIPE_STORE), combined with |; 0 is tmov_fp itself. fp None: the calling\n"
-     "OS thread's quantisation parameter. Returns dst."
-     RELEASES_GIL},
-    {NULL, NULL, 0, NULL},
-};

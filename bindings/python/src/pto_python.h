@@ -75,11 +75,11 @@ void buffer_unpin(BufferObject *self);
 int tile_arg(PyObject *o, const char *fname, const char *argname, pto_tile **out);
 void tile_unpin(TileObject *self);
 
-/* operations.c: one function per operation of src/operations.def, NULL-ended */
+/* operations.c: one function per operation of src/operations.def and per setting of
+ * src/settings.def, NULL-ended */
 extern PyMethodDef operation_methods[];
-extern PyMethodDef fixpipe_methods[]; /* tmov_fp_ex's, written by hand (operations.c) */
 
-/* thread_settings.c: the cube modes and the fixpipe's configuration, per OS thread */
+/* thread_settings.c: the cube modes, per OS thread */
 extern PyMethodDef thread_settings_methods[];
 
 /* hand_ops.c: mgather, mscatter (a table in memory), tquant_mx, tquant_hif4, tmatmul_mx_hif4 */

@@ -66,11 +66,16 @@ def test_every_header_function_is_bound():
     assert len(declared) >= 40, declared
     sources = "".join(f.read_text() for f in sorted(src_dir.glob("*.c")))
     called = {name for name in declared if re.search(r"\b%s\b" % name, sources)}
-    # The operations' calls are generated at build time from src/operations.def
-    # (tools/gen-operations.py): pto_<mnemonic> is bound when the extension has it.
+    # The operations' and settings' calls are generated at build time from
+    # src/operations.def and src/settings.def (tools/gen-operations.py):
+    # pto_<mnemonic> is bound when the extension has it.
     rows = (path.parent.parent / "src" / "operations.def").read_text()
     mnemonics = re.findall(r"^\s*PTO_OPERATION\(\s*\w+\s*,\s*\w+\s*,\s*(\w+)", rows, re.M)
     assert mnemonics, "no PTO_OPERATION rows in src/operations.def"
+    settings = (path.parent.parent / "src" / "settings.def").read_text()
+    setting_names = re.findall(r"^\s*PTO_SETTING\(\s*\w+\s*,\s*\w+\s*,\s*(\w+)", settings, re.M)
+    assert setting_names, "no PTO_SETTING rows in src/settings.def"
+    mnemonics += setting_names
     called |= {"pto_" + m for m in mnemonics if callable(getattr(pto._pto, m, None))} & declared
     assert sorted(declared - called - NOT_CALLED.keys()) == [], "declared in pto_c.h, not bound"
     assert sorted(called & NOT_CALLED.keys()) == [], "bound, yet listed in NOT_CALLED"

@@ -88,6 +88,12 @@ def test_quant_scalar_then_tmov_fp():
     assert q.numpy()[0, :6].tolist() == [2, 2, 0, 127, 0, 1]
     with pytest.raises(pto.InvalidArgumentError, match="pto_tmov_fp_ex"):
         pto.tmov_fp_ex(q, acc, None, 8)
+    # tmov_fp_ex is a row (its flags an attribute of the role Flags): a
+    # value past the unsigned range reaches the C call as every bit set,
+    # refused with the undefined bits named, q unchanged.
+    with pytest.raises(pto.InvalidArgumentError, match="flags 0xffffffff has bits other than"):
+        pto.tmov_fp_ex(q, acc, flags=1 << 40)
+    assert q.numpy()[0, :6].tolist() == [2, 2, 0, 127, 0, 1]
     # A fresh thread has no configuration: the move is refused there.
     def fresh():
         try:

@@ -461,6 +461,18 @@ def test_timg2col():
         pto.set_img2col_rpt(repeat_mode=2)
     with pytest.raises(ValueError):
         pto.setfmatrix(2, 70000)
+    # The settings' calls and checks come from src/settings.def: keywords,
+    # each field's range in the C check (the field named), its C type's in
+    # the binding's, a refusal keeping the registers.
+    with pytest.raises(pto.InvalidArgumentError, match="config's fmap_h 0 is outside"):
+        pto.setfmatrix(fmap_h=0, fmap_w=2)
+    with pytest.raises(pto.InvalidArgumentError, match="repeat_time 0"):
+        pto.set_img2col_rpt(repeat_time=0)
+    with pytest.raises(ValueError, match="pad_left"):
+        pto.setfmatrix(2, 2, pad_left=256)
+    pto.set_img2col_padding(pad_bits=7)
+    assert pto.timg2col(dst, src, channel_size=1, filter_h=2, filter_w=2) is dst
+    assert raw(dst).tolist() == [[1, 2, 3, 4], [7, 7, 7, 7]]
 
 
 def test_compare_and_select_scalar():

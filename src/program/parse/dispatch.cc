@@ -129,6 +129,17 @@ void RefuseHif4Text(Parser& p, const Token& op, const Results&) {
                       (quant ? "pto_tquant_hif4" : "pto_tmatmul_mx_hif4") +
                       " (HiFloat4 under PTO_PROFILE_HOST)");
 }
+// A setting of settings.def whose Text is Pipe: pto.set_quant_scalar /
+// _vector {id = N}, the pipes' quantisation words (core_fixpipe.cc).
+void ReadSettingPipe(Parser& p, const Token& op, const Results& r) { ReadPipeOp(p, op, r); }
+// A setting whose Text is None: PTOAS defines no op for it, and its state is
+// the calling thread's, for the C functions.
+void ReadSettingNone(Parser& p, const Token& op, const Results&) {
+  p.Error(op.loc, std::string(op.text) +
+                      " has no text form (PTOAS defines no op for it): pto_" +
+                      std::string(op.text.substr(4)) +
+                      " sets the calling thread's state for the C functions");
+}
 void ReadComm(Parser& p, const Token& op, const Results& r) { p.comm().ParseComm(op, r); }
 void ReadCommAsync(Parser& p, const Token& op, const Results& r) {
   p.comm().ParseCommAsync(op, r);
@@ -156,8 +167,12 @@ constexpr OperationRow kOperations[] = {
     {"pto.reserve_buffer", false, kAnyResults, ReadPipeOp},
     {"pto.import_reserved_buffer", false, kAnyResults, ReadPipeOp},
     {"pto.aic_initialize_pipe", false, kAnyResults, ReadPipeOp},
-    {"pto.set_quant_scalar", false, kAnyResults, ReadPipeOp},
-    {"pto.set_quant_vector", false, kAnyResults, ReadPipeOp},
+    // The settings (settings.def): by their Text column, the pipes'
+    // quantisation state (Pipe) or no text form (None).
+#define PTO_SETTING(Camel, UPPER, mnemonic, arguments, summary, Group, Text) \
+  {"pto." #mnemonic, false, kAnyResults, ReadSetting##Text},
+#include "settings.def"
+#undef PTO_SETTING
     {"pto.aiv_initialize_pipe", false, kAnyResults, ReadPipeOp},
     {"pto.tpush_to", true, kAnyResults, ReadPipeOp},
     {"pto.tpop_from", true, kAnyResults, ReadPipeOp},

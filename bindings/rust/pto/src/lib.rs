@@ -63,9 +63,7 @@ pub use ops::*; // the instructions (generated from src/operations.def), InPlace
 pub use placement::{Buffer, PlacedTile};
 pub use profile::{board_mode, set_profile, with_board_mode, with_profile, ProfileGuard};
 pub use program::{Arg, Args, Memory, Param, ParamKey, Program, ProgramBuilder};
-pub use settings::{
-    hf32_mode, set_hf32_mode, set_quant_scalar, set_quant_vector, set_tf32_mode, tf32_mode,
-};
+pub use settings::{hf32_mode, set_hf32_mode, set_tf32_mode, tf32_mode};
 pub use tile::{Element, Operand, Storage, Tile};
 
 /// The raw C ABI (the `pto-sys` crate; unsafe, prefer the safe API).

@@ -113,25 +113,9 @@ pub fn trandom(dst: &mut impl Operand, key: [u32; 2], counter: [u32; 4], rounds:
 /// `pto_img2col_config`: the feature map and its padding (SETFMATRIX), the pad
 /// element's bits in dst's dtype (SET_IMG2COL_PADDING), the repeat
 /// (SET_IMG2COL_RPT) and TIMG2COL's own fields (include/pto_c.h, "Matrix
-/// multiply").
+/// multiply"). The settings setfmatrix, set_img2col_padding and
+/// set_img2col_rpt (generated from src/settings.def) take it too.
 pub type Img2colConfig = sys::pto_img2col_config;
-
-/// SETFMATRIX (`pto_setfmatrix`): this thread's feature-map register (height,
-/// width, four pads) from `config`. Written here, not generated, as the three
-/// below: a configuration struct fits no row.
-pub fn setfmatrix(config: &Img2colConfig) -> Result<()> {
-    check(unsafe { sys::pto_setfmatrix(config) })
-}
-
-/// SET_IMG2COL_PADDING (`pto_set_img2col_padding`): this thread's pad element.
-pub fn set_img2col_padding(config: &Img2colConfig) -> Result<()> {
-    check(unsafe { sys::pto_set_img2col_padding(config) })
-}
-
-/// SET_IMG2COL_RPT (`pto_set_img2col_rpt`): this thread's repeat register.
-pub fn set_img2col_rpt(config: &Img2colConfig) -> Result<()> {
-    check(unsafe { sys::pto_set_img2col_rpt(config) })
-}
 
 /// TIMG2COL (`pto_timg2col`): dst's valid region = the im2col window at
 /// (`pos_m`, `pos_k`) of src's NC1HWC0 feature map under this thread's
@@ -154,21 +138,6 @@ pub const FIXPIPE_RELU: u32 = 1;
 pub const FIXPIPE_CAST: u32 = 2;
 /// [`tmov_fp_ex`] on TSTORE's pairs, which add FLOAT32 -> FLOAT32 scaled.
 pub const FIXPIPE_STORE: u32 = 4;
-
-/// TMOV_FP with options (`pto_tmov_fp_ex`): [`tmov_fp`] with the fixpipe's
-/// relu, its cast modes without a quantisation word or TSTORE's pairs, as
-/// `flags` selects ([`FIXPIPE_RELU`], [`FIXPIPE_CAST`], [`FIXPIPE_STORE`]; 0:
-/// [`tmov_fp`] itself). Written here, not generated: its flags are more than
-/// a row of src/operations.def has.
-pub fn tmov_fp_ex(
-    dst: &mut impl Operand,
-    src: impl Source,
-    fp: impl Source,
-    flags: u32,
-) -> Result<()> {
-    let d = dst.as_ptr();
-    check(unsafe { sys::pto_tmov_fp_ex(d, src.source_ptr(d), fp.source_ptr(d), flags) })
-}
 
 /// The dtype a table of `T` is passed as for the tile `tile`: the tile's own
 /// when `T` stores it (`u16` for `Float16` and `BFloat16`), else `T`'s, which

@@ -2550,3 +2550,69 @@ pub fn tinsert_fp(
         )
     })
 }
+
+/// TMOV_FP_EX (`pto_tmov_fp_ex`): tmov_fp with the fixpipe's relu
+/// (ReluPreMode::NormalRelu), its cast modes without a quantisation word or
+/// TSTORE's pairs, as flags selects, bit for bit.
+///
+/// dst's dtypes: HOST FLOAT32, INT32, FLOAT16, BFLOAT16, INT8, UINT8,
+/// INT16, HIFLOAT8, FLOAT8_E4M3; A2A3 FLOAT32, INT32, FLOAT16, BFLOAT16,
+/// INT8, UINT8, INT16; A5 FLOAT32, INT32, FLOAT16, BFLOAT16, INT8, UINT8,
+/// HIFLOAT8, FLOAT8_E4M3.
+pub fn tmov_fp_ex(
+    dst: &mut impl Operand,
+    src: impl Source,
+    fp: impl Source,
+    flags: u32,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_tmov_fp_ex(d, src.source_ptr(d), fp.source_ptr(d), flags) })
+}
+
+/// SETFMATRIX (`pto_setfmatrix`): the thread's img2col feature-map register
+/// (height, width, four pads).
+///
+/// A setting of the calling OS thread: later instructions on the same
+/// thread read it, other threads keep their own.
+pub fn setfmatrix(config: &Img2colConfig) -> Result<()> {
+    check(unsafe { sys::pto_setfmatrix(config) })
+}
+
+/// SET_IMG2COL_PADDING (`pto_set_img2col_padding`): the thread's img2col
+/// pad element, the bits of its encoding in dst's dtype.
+///
+/// A setting of the calling OS thread: later instructions on the same
+/// thread read it, other threads keep their own.
+pub fn set_img2col_padding(config: &Img2colConfig) -> Result<()> {
+    check(unsafe { sys::pto_set_img2col_padding(config) })
+}
+
+/// SET_IMG2COL_RPT (`pto_set_img2col_rpt`): the thread's img2col repeat
+/// register (stride, time, mode 0 along M or 1 along K).
+///
+/// A setting of the calling OS thread: later instructions on the same
+/// thread read it, other threads keep their own.
+pub fn set_img2col_rpt(config: &Img2colConfig) -> Result<()> {
+    check(unsafe { sys::pto_set_img2col_rpt(config) })
+}
+
+/// SET_QUANT_SCALAR (`pto_set_quant_scalar`): the thread's scalar
+/// quantisation word of the fixpipe's conversions (fp NULL), from scale and
+/// the output dtype it is meant for.
+///
+/// A setting of the calling OS thread: later instructions on the same
+/// thread read it, other threads keep their own.
+pub fn set_quant_scalar(scale: f32, dtype: DType) -> Result<()> {
+    check(unsafe { sys::pto_set_quant_scalar(scale, dtype.raw()) })
+}
+
+/// SET_QUANT_VECTOR (`pto_set_quant_vector`): the thread's per-column
+/// quantisation words of the fixpipe's conversions (fp NULL), a copy of
+/// fp's row 0 (a scaling tile of one row: UINT64, INT64, FLOAT16, BFLOAT16
+/// or FLOAT32).
+///
+/// A setting of the calling OS thread: later instructions on the same
+/// thread read it, other threads keep their own.
+pub fn set_quant_vector(fp: &impl Operand) -> Result<()> {
+    check(unsafe { sys::pto_set_quant_vector(fp.as_ptr()) })
+}

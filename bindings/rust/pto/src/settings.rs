@@ -1,6 +1,7 @@
 //! The calling thread's settings that change later instructions: the cube
-//! modes (SETHF32MODE, SETTF32MODE) and the fixpipe's quantisation
-//! configuration (SET_QUANT_SCALAR, SET_QUANT_VECTOR).
+//! modes (SETHF32MODE, SETTF32MODE) here; the fixpipe's quantisation
+//! configuration (SET_QUANT_SCALAR, SET_QUANT_VECTOR) and the img2col
+//! registers are generated from src/settings.def (ops_generated.rs).
 //!
 //! libpto keeps them per OS thread, as the [`Profile`](crate::Profile): a
 //! setting applies to the calls the same thread makes afterwards and to no
@@ -9,10 +10,9 @@
 //! between two calls must set them and run the instructions that read them
 //! without an `.await` in between.
 
-use crate::enums::{DType, RoundMode};
+use crate::enums::RoundMode;
 use crate::error::{check, Result};
 use crate::sys;
-use crate::tile::Operand;
 
 /// SETHF32MODE (`pto_set_hf32_mode`): from now on (`enable`) or no longer,
 /// the `Float32` inputs a and b of the matrix multiplies (tmatmul,
@@ -51,27 +51,4 @@ pub fn tf32_mode() -> (bool, RoundMode) {
         on == 1,
         RoundMode::from_raw(round).unwrap_or(RoundMode::None),
     )
-}
-
-/// SET_QUANT_SCALAR (`pto_set_quant_scalar`): the calling thread's fixpipe
-/// configuration becomes one scalar word for every column, from `scale` and
-/// the output dtype it is meant for (`Int8`, `Uint8`, `Int16`, `Float16`,
-/// `BFloat16`, `HiFloat8` or `Float8E4M3`); [`tmov_fp`](crate::tmov_fp),
-/// [`textract_fp`](crate::textract_fp) and [`tinsert_fp`](crate::tinsert_fp)
-/// with [`NoTile`](crate::NoTile) for fp on this thread use it. Errors:
-/// [`ErrorKind::UnsupportedDType`](crate::ErrorKind) for another dtype (the
-/// configuration is then kept).
-pub fn set_quant_scalar(scale: f32, dtype: DType) -> Result<()> {
-    check(unsafe { sys::pto_set_quant_scalar(scale, dtype.raw()) })
-}
-
-/// SET_QUANT_VECTOR (`pto_set_quant_vector`): the calling thread's fixpipe
-/// configuration becomes a copy of fp's row 0, one word per column (a
-/// `Location::Scaling` tile of one row: `Uint64`, `Int64`, `Float16`,
-/// `BFloat16` or `Float32`); later writes to fp are not seen. Errors:
-/// [`ErrorKind::InvalidArgument`](crate::ErrorKind) for a tile not of
-/// `Location::Scaling`, [`ErrorKind::UnsupportedDType`](crate::ErrorKind) for
-/// another dtype (the configuration is then kept).
-pub fn set_quant_vector(fp: &impl Operand) -> Result<()> {
-    check(unsafe { sys::pto_set_quant_vector(fp.as_ptr()) })
 }

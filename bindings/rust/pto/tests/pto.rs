@@ -821,6 +821,9 @@ fn textract_tgather_tsetval_tgetval() {
     assert_err(pto::timg2col(&mut col, &fmap, &cfg, 0, 0), ErrorKind::InvalidArgument, "strides 1x0");
     cfg.repeat_mode = 2;
     assert_err(pto::set_img2col_rpt(&cfg), ErrorKind::InvalidArgument, "repeat_mode 2");
+    // Each field's range is its src/settings.def row's, checked by the C call.
+    cfg.fmap_h = 0;
+    assert_err(pto::setfmatrix(&cfg), ErrorKind::InvalidArgument, "config's fmap_h 0 is outside");
 }
 
 // Cube tiles keep their location and layout and exchange values row-major;

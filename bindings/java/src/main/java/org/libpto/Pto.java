@@ -2892,6 +2892,86 @@ public final class Pto {
             Reference.reachabilityFence(fp);
         }
     }
+
+    /**
+     * TMOV_FP_EX ({@code pto_tmov_fp_ex}): tmov_fp with the fixpipe's relu
+     * (ReluPreMode::NormalRelu), its cast modes without a quantisation word or TSTORE's
+     * pairs, as flags selects, bit for bit.
+     * <p>dst's dtypes: HOST FLOAT32, INT32, FLOAT16, BFLOAT16, INT8, UINT8, INT16, HIFLOAT8,
+     * FLOAT8_E4M3; A2A3 FLOAT32, INT32, FLOAT16, BFLOAT16, INT8, UINT8, INT16; A5 FLOAT32,
+     * INT32, FLOAT16, BFLOAT16, INT8, UINT8, HIFLOAT8, FLOAT8_E4M3.
+     */
+    public static void tmovFpEx(Tile dst, Tile src, Tile fp, int flags) {
+        try {
+            PtoNative.pto_tmov_fp_ex(Tile.handleOf(dst, "Pto.tmovFpEx", "dst"),
+                    Tile.handleOf(src, "Pto.tmovFpEx", "src"),
+                    Tile.handleOf(fp, "Pto.tmovFpEx", "fp"),
+                    Integer.toUnsignedLong(flags));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(fp);
+        }
+    }
+
+    /**
+     * SETFMATRIX ({@code pto_setfmatrix}): the thread's img2col feature-map register
+     * (height, width, four pads).
+     * <p>A setting of the calling OS thread: later instructions on the same thread read it,
+     * other threads keep their own.
+     */
+    public static void setfmatrix(Img2colConfig config) {
+        PtoNative.pto_setfmatrix(config == null ? null : config.toNative());
+    }
+
+    /**
+     * SET_IMG2COL_PADDING ({@code pto_set_img2col_padding}): the thread's img2col pad
+     * element, the bits of its encoding in dst's dtype.
+     * <p>A setting of the calling OS thread: later instructions on the same thread read it,
+     * other threads keep their own.
+     */
+    public static void setImg2colPadding(Img2colConfig config) {
+        PtoNative.pto_set_img2col_padding(config == null ? null : config.toNative());
+    }
+
+    /**
+     * SET_IMG2COL_RPT ({@code pto_set_img2col_rpt}): the thread's img2col repeat register
+     * (stride, time, mode 0 along M or 1 along K).
+     * <p>A setting of the calling OS thread: later instructions on the same thread read it,
+     * other threads keep their own.
+     */
+    public static void setImg2colRpt(Img2colConfig config) {
+        PtoNative.pto_set_img2col_rpt(config == null ? null : config.toNative());
+    }
+
+    /**
+     * SET_QUANT_SCALAR ({@code pto_set_quant_scalar}): the thread's scalar quantisation word
+     * of the fixpipe's conversions (fp NULL), from scale and the output dtype it is meant
+     * for.
+     * <p>A setting of the calling OS thread: later instructions on the same thread read it,
+     * other threads keep their own.
+     */
+    public static void setQuantScalar(float scale, DType dtype) {
+        if (dtype == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.setQuantScalar: dtype is null");
+        }
+        PtoNative.pto_set_quant_scalar(scale, dtype.code());
+    }
+
+    /**
+     * SET_QUANT_VECTOR ({@code pto_set_quant_vector}): the thread's per-column quantisation
+     * words of the fixpipe's conversions (fp NULL), a copy of fp's row 0 (a scaling tile of
+     * one row: UINT64, INT64, FLOAT16, BFLOAT16 or FLOAT32).
+     * <p>A setting of the calling OS thread: later instructions on the same thread read it,
+     * other threads keep their own.
+     */
+    public static void setQuantVector(Tile fp) {
+        try {
+            PtoNative.pto_set_quant_vector(Tile.handleOf(fp, "Pto.setQuantVector", "fp"));
+        } finally {
+            Reference.reachabilityFence(fp);
+        }
+    }
     // gen-operations:end
 
     /** {@link #tmovFpEx}'s flag: the fixpipe's relu before the rounding (ReluPreMode::NormalRelu). */
@@ -2900,25 +2980,6 @@ public final class Pto {
     public static final int FIXPIPE_CAST = 2;
     /** {@link #tmovFpEx}'s flag: TSTORE's pairs, which add FLOAT32 -> FLOAT32 scaled. */
     public static final int FIXPIPE_STORE = 4;
-
-    /**
-     * TMOV_FP with options ({@code pto_tmov_fp_ex}): {@link #tmovFp} with the fixpipe's relu,
-     * its cast modes without a quantisation word or TSTORE's pairs, as {@code flags} selects
-     * ({@link #FIXPIPE_RELU}, {@link #FIXPIPE_CAST}, {@link #FIXPIPE_STORE}, combined with |;
-     * 0 is tmovFp itself). {@code fp} null: the calling thread's quantisation parameter.
-     * Written here, not generated: its flags are more than a row of src/operations.def has.
-     */
-    public static void tmovFpEx(Tile dst, Tile src, Tile fp, int flags) {
-        try {
-            PtoNative.pto_tmov_fp_ex(Tile.handleOf(dst, "Pto.tmovFpEx", "dst"),
-                    Tile.handleOf(src, "Pto.tmovFpEx", "src"),
-                    Tile.handleOf(fp, "Pto.tmovFpEx", "fp"), Integer.toUnsignedLong(flags));
-        } finally {
-            Reference.reachabilityFence(dst);
-            Reference.reachabilityFence(src);
-            Reference.reachabilityFence(fp);
-        }
-    }
 
     /**
      * TMRGSORT's multi-list form ({@code pto_tmrgsort_lists}): two to four sorted lists of
@@ -3006,25 +3067,6 @@ public final class Pto {
             c.setChannel_size(channelSize & 0xFFFF);
             return c;
         }
-    }
-
-    /**
-     * SETFMATRIX ({@code pto_setfmatrix}): this thread's feature-map register (height, width,
-     * four pads) from {@code config}. Written by hand, as the three below: a configuration struct
-     * fits no row.
-     */
-    public static void setfmatrix(Img2colConfig config) {
-        PtoNative.pto_setfmatrix(config == null ? null : config.toNative());
-    }
-
-    /** SET_IMG2COL_PADDING ({@code pto_set_img2col_padding}): this thread's pad element. */
-    public static void setImg2colPadding(Img2colConfig config) {
-        PtoNative.pto_set_img2col_padding(config == null ? null : config.toNative());
-    }
-
-    /** SET_IMG2COL_RPT ({@code pto_set_img2col_rpt}): this thread's repeat register. */
-    public static void setImg2colRpt(Img2colConfig config) {
-        PtoNative.pto_set_img2col_rpt(config == null ? null : config.toNative());
     }
 
     /**

@@ -1,11 +1,10 @@
 package org.libpto;
 
-import java.lang.ref.Reference;
-
 /**
  * The calling thread's settings that change later instructions: the cube modes (SETHF32MODE,
  * SETTF32MODE) and the fixpipe's quantisation configuration (SET_QUANT_SCALAR,
- * SET_QUANT_VECTOR).
+ * SET_QUANT_VECTOR: {@link Pto#setQuantScalar} and {@link Pto#setQuantVector}, generated from
+ * src/settings.def, under the names this class has always given them).
  *
  * <p>libpto keeps them per OS thread, as the {@link Profile}: a setting applies to the calls the
  * same thread makes afterwards and to no other thread's (a new thread starts with both modes off
@@ -71,10 +70,7 @@ public final class ThreadSettings {
      * @throws PtoException UNSUPPORTED_DTYPE for another dtype (the configuration is then kept)
      */
     public static void setQuantScalar(float scale, DType dtype) {
-        if (dtype == null) {
-            throw new PtoException(Status.INVALID_ARGUMENT, "ThreadSettings.setQuantScalar: dtype is null");
-        }
-        PtoNative.pto_set_quant_scalar(scale, dtype.code());
+        Pto.setQuantScalar(scale, dtype);
     }
 
     /**
@@ -86,11 +82,7 @@ public final class ThreadSettings {
      *     SCALING, UNSUPPORTED_DTYPE for another dtype (the configuration is then kept)
      */
     public static void setQuantVector(Tile fp) {
-        try {
-            PtoNative.pto_set_quant_vector(Tile.handleOf(fp, "ThreadSettings.setQuantVector", "fp"));
-        } finally {
-            Reference.reachabilityFence(fp);
-        }
+        Pto.setQuantVector(fp);
     }
 
     private static int code(RoundMode round, String op) {

@@ -133,6 +133,9 @@ class PtoTest {
         assertStatus(Status.INVALID_ARGUMENT, "strides 1x0", () -> Pto.timg2col(col, fmap, cfg, 0, 0));
         cfg.repeatMode = 2;
         assertStatus(Status.INVALID_ARGUMENT, "repeat_mode 2", () -> Pto.setImg2colRpt(cfg));
+        // Each field's range is its src/settings.def row's, checked by the C call.
+        cfg.fmapH = 0;
+        assertStatus(Status.INVALID_ARGUMENT, "config's fmap_h 0 is outside", () -> Pto.setfmatrix(cfg));
     }
 
     // ------------------------------------------------------------- library
