@@ -1,5 +1,6 @@
 // The C functions of include/pto_runtime.h: sessions, the kernel table's
 // calls, argument sets, the last error.
+#include <ctype.h>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <stdio.h>
@@ -29,6 +30,26 @@ std::string Resolve(const pto_runtime *rt, const std::string &path) {
     return !path.empty() && path[0] == '/' ? path : rt->work_dir + "/" + path;
 }
 
+// The entry's parameter that a pto.make_prefetch_async_context takes as its
+// workspace (`pto.make_prefetch_async_context(%NAME : !pto.ptr<i8>)`), else
+// -1. PyPTO passes that workspace (the runtime's SDMA workspace) after the
+// arguments its task gives; libpto's prefetch never reads it.
+int64_t WorkspaceParam(const std::string &text, const pto_program *program) {
+    static const std::string op = "pto.make_prefetch_async_context(";
+    for (size_t at = text.find(op); at != std::string::npos; at = text.find(op, at + op.size())) {
+        size_t name = at + op.size();
+        while (name < text.size() && text[name] == ' ') name++;
+        if (name >= text.size() || text[name] != '%') continue;
+        size_t end = ++name;
+        while (end < text.size() && (isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) end++;
+        size_t index = 0;
+        if (pto_program_param_find(program, text.substr(name, end - name).c_str(), &index) == PTO_OK &&
+            pto_program_param_kind(program, index) == PTO_PARAM_POINTER)
+            return static_cast<int64_t>(index);
+    }
+    return -1;
+}
+
 // Verifies kernel k's module with its function as the entry.
 pto_status VerifyKernel(pto_runtime *rt, Kernel *k) {
     std::string text;
@@ -49,6 +70,7 @@ pto_status VerifyKernel(pto_runtime *rt, Kernel *k) {
     rt->profile = profile;
     rt->profile_known = true;
     k->program = program;
+    k->workspace_param = WorkspaceParam(text, program);
     return PTO_OK;
 }
 

@@ -123,7 +123,10 @@ bool RunState::BindKernel(Task *t, const ChipTensor *const *tensors, int32_t nte
         t->lanes = 1;  // a kernel without a sub-block id: both lanes would do the same work
     const size_t nscalars = static_cast<size_t>(args.scalar_count());
     const size_t ndims = k.dims.size();
-    if (params != static_cast<size_t>(ntensors) + nscalars + ndims) {
+    const size_t given = static_cast<size_t>(ntensors) + nscalars + ndims;
+    // A prefetch's workspace is the run's, the parameter after the dims.
+    const bool workspace = k.workspace_param >= 0 && static_cast<size_t>(k.workspace_param) == given;
+    if (params != given + (workspace ? 1 : 0)) {
         ReportFatal(PTO_ERR_INVALID_ARGUMENT,
                     Format("%s: the kernel takes %zu parameters; the task gives %d tensors and %zu scalars%s", where_text().c_str(),
                            params, ntensors, nscalars,
@@ -189,7 +192,15 @@ bool RunState::BindKernel(Task *t, const ChipTensor *const *tensors, int32_t nte
             return false;
         }
     }
-    return BindDims(t, tensors, ntensors, nscalars);
+    if (!BindDims(t, tensors, ntensors, nscalars)) return false;
+    if (workspace) {
+        const pto_status st = pto_args_set_pointer(t->args, given, dma_workspace_, sizeof dma_workspace_);
+        if (st != PTO_OK) {
+            ReportFatal(st, where_text() + ": the prefetch workspace: " + pto_last_error());
+            return false;
+        }
+    }
+    return true;
 }
 
 // The kernel table's dims, evaluated on the task's tensors, bound to the

@@ -115,6 +115,10 @@ private:
     std::deque<ChipTensor> made_tensors_;  // tensors the run allocated (stable addresses)
     std::vector<Scope> scopes_;
     std::unordered_map<uint64_t, std::vector<Task *>> waiting_for_id_;
+    // The workspace bound to a prefetch's workspace parameter (PyPTO's SDMA
+    // workspace, get_dma_workspace on the NPU): opaque, never read or
+    // written by libpto's prefetch.
+    alignas(64) unsigned char dma_workspace_[64] = {};
 };
 
 }  // namespace pto_host

@@ -63,6 +63,10 @@ struct Kernel {
     std::string function;       // "" = the module's entry
     std::vector<DimExpr> dims;
     bool has_dims = false;
+    // The parameter pto.make_prefetch_async_context takes its workspace from
+    // (PyPTO's runtime-owned SDMA workspace, after the dims), bound by the
+    // run to a buffer of its own; -1: none.
+    int64_t workspace_param = -1;
     pto_program *program = nullptr;  // verified by Prepare
     // The same module with the sub-block id a parameter (two-lane vector
     // tasks), made on first use; null where the kernel has no sub-block id.

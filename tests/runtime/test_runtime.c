@@ -7,8 +7,8 @@
  * can never run, an unknown kernel, a kernel's own error, a view outside
  * its tensor, an API name the runtime lacks; the tap (pto_runtime_set_tap)
  * reading each task's views before and after its kernel; board mode
- * (pto_runtime_set_board_mode) and a mixed task with one vector lane, under
- * A5. Every result is checked
+ * (pto_runtime_set_board_mode), a mixed task with one vector lane and a
+ * prefetch's workspace the run binds, under A5. Every result is checked
  * against a reference computed here (small integers: every float is
  * exact). PTO_RUNTIME_WORK names the work directory; the compiled
  * orchestrations go to PTO_RUNTIME_CACHE. */
@@ -337,14 +337,15 @@ static void test_errors(void **state) {
 /* ------------------------------------------------------------------------ */
 
 /* A session of errors.cpp under A5 (the calling thread's profile, which the
- * verifications take) with the kernels its cases 9 and 10 submit: 10 the
+ * verifications take) with the kernels its cases 9 to 11 submit: 10 the
  * cube kernel board_mm.pto, 11 and 12 one_lane.pto's cube and vector
- * functions. */
+ * functions, 13 prefetch.pto. */
 static pto_runtime *a5_session(uint32_t workers) {
     pto_runtime *rt = session("orchestration/errors.cpp", workers);
     assert_int_equal(pto_runtime_add_kernel(rt, 10, "aic", "kernels/board_mm.pto", NULL), PTO_OK);
     assert_int_equal(pto_runtime_add_kernel(rt, 11, "aic", "kernels/one_lane.pto", "one_lane_aic"), PTO_OK);
     assert_int_equal(pto_runtime_add_kernel(rt, 12, "aiv", "kernels/one_lane.pto", "one_lane_aiv"), PTO_OK);
+    assert_int_equal(pto_runtime_add_kernel(rt, 13, "aiv", "kernels/prefetch.pto", NULL), PTO_OK);
     return rt;
 }
 
@@ -448,6 +449,29 @@ static void test_one_vector_lane(void **state) {
         }
         if (run_case(rt, 10, x, y, out) != PTO_OK) fail_msg("one lane: %s", pto_runtime_last_error());
         assert_floats(out, want, N16, "one lane out");
+        assert_int_equal(tasks_run(rt, NULL), 1);
+        pto_runtime_close(rt);
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+}
+
+/* A kernel whose pto.make_prefetch_async_context takes its workspace from
+ * a parameter after the task's tensors (PyPTO's SDMA workspace, which the
+ * NPU's runtime passes): the run binds it, and the kernel copies x to out;
+ * on 1 and 2 workers. */
+static void test_prefetch_workspace(void **state) {
+    (void)state;
+    float x[N16], y[N16], out[N16];
+    fill(x, N16, 25);
+    fill(y, N16, 26);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    for (uint32_t workers = 1; workers <= 2; workers++) {
+        pto_runtime *rt = a5_session(workers);
+        assert_int_equal(pto_runtime_set_board_mode(rt, 1), PTO_OK);  /* kernel 10 verifies */
+        assert_int_equal(pto_runtime_set_warning_handler(rt, count_warning, &(struct warnings){0, 0}), PTO_OK);
+        memset(out, 0, sizeof out);
+        if (run_case(rt, 11, x, y, out) != PTO_OK) fail_msg("prefetch: %s", pto_runtime_last_error());
+        assert_floats(out, x, N16, "prefetch out");
         assert_int_equal(tasks_run(rt, NULL), 1);
         pto_runtime_close(rt);
     }
@@ -891,7 +915,7 @@ int main(void) {
         cmocka_unit_test(test_chain),   cmocka_unit_test(test_views),        cmocka_unit_test(test_scopes),
         cmocka_unit_test(test_mixed),   cmocka_unit_test(test_concurrency),  cmocka_unit_test(test_random_views),
         cmocka_unit_test(test_errors),          cmocka_unit_test(test_board_mode),
-        cmocka_unit_test(test_one_vector_lane),
+        cmocka_unit_test(test_one_vector_lane), cmocka_unit_test(test_prefetch_workspace),
         cmocka_unit_test(test_prepare_errors), cmocka_unit_test(test_predicate), cmocka_unit_test(test_scalar_pointer),
         cmocka_unit_test(test_tap),             cmocka_unit_test(test_api_errors),
     };

@@ -9,7 +9,8 @@
 // that run on kernels the test adds to the table: 9 out = x y through a
 // kernel that breaks a rule board mode relaxes (kernel 10, board_mm.pto);
 // 10 out += x y as a mixed task with one vector lane (kernels 11 and 12,
-// one_lane.pto).
+// one_lane.pto); 11 out = x through a kernel that prefetches x on a
+// workspace the task does not give (kernel 13, prefetch.pto).
 // Arguments: x, y, out (16 x 16 float32), which.
 #include <stddef.h>
 #include <stdint.h>
@@ -112,6 +113,13 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
             params.add_inout(ext_out);
             MixedKernels one_lane = {11, 12, INVALID_KERNEL_ID};
             rt_submit_task(one_lane, params);
+            break;
+        }
+        case 11: {
+            CoreTaskArgs params;
+            params.add_input(ext_x);
+            params.add_output(ext_out);
+            rt_submit_aiv_task(13, params);
             break;
         }
         default:
