@@ -11,10 +11,10 @@
 # Each target is tested on one of them (PTO_TEST_TARGETS): NEON on
 # cortex-a57, SVE2_128 on sve128, SVE_256 on sve256, SVE2 and SVE at 2048
 # bits. The tests that do not go over targets (programs, the front end, the
-# cube's moves: they run on the CPU's best target) run on cortex-a57
-# (NEON); the SVE CPUs run the tests whose source goes over targets
-# (for_each_target: every operation and dtype, every kernel, on that CPU's
-# targets), found in tests/*.c at each run.
+# cube's moves: they run on the CPU's best target) run on the two ends,
+# cortex-a57 (NEON, 128 bits) and sve2048; sve128 and sve256 run the tests
+# whose source goes over targets (for_each_target: every operation and
+# dtype on that CPU's target), found in tests/*.c at each run.
 # Under emulation (PTO_TEST_UNDER_QEMU=1) the tests skip what qemu-user
 # cannot do (a thread in a dynamically linked program can hang; RLIMIT_AS is
 # ignored) and test_accuracy samples 2^16 inputs per target and, for float32
@@ -50,7 +50,7 @@ for cpu in "${cpus[@]}"; do
     *) targets= ;;
   esac
   case "$cpu" in
-    cortex-a57) which=(--suite core) ;;
+    cortex-a57 | max,sve2048=on) which=(--suite core) ;;
     *) which=("${over_targets[@]}") ;;
   esac
   PTO_TEST_TARGETS=$targets PTO_TEST_RSQRT_STRIDE=$stride QEMU_CPU=$cpu meson test -C build-ci/aarch64 "${which[@]}" --no-rebuild --print-errorlogs \
