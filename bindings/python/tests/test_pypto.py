@@ -357,21 +357,29 @@ def test_source_locations_are_read_past():
 
 # --- the tap: each task's kernel, views and times, without PyPTO ------------
 
-def tap_work_dir(tmp_path: pathlib.Path) -> pathlib.Path:
-    """The runtime suite's chain (four axpy tasks, out = 2 out + y in place)
-    as an export: its kernel, its orchestration, a kernel table naming both."""
+def runtime_export(tmp_path: pathlib.Path, orchestration: str, kernel: str, table: str) -> pathlib.Path:
+    """An export made of the runtime suite's fixtures (tests/runtime/work): one
+    orchestration, one kernel and the kernel table's text."""
     from helpers import source_file
 
-    chain = source_file("tests", "runtime", "work", "orchestration", "chain.cpp")
-    if chain is None:
+    source = source_file("tests", "runtime", "work", "orchestration", orchestration)
+    if source is None:
         pytest.skip("tests/runtime/work not found beside the tests (set PTO_SOURCE_ROOT)")
     work = tmp_path / "work"
     (work / "kernels").mkdir(parents=True)
     (work / "orchestration").mkdir()
-    shutil.copyfile(chain, work / "orchestration" / "chain.cpp")
-    shutil.copyfile(chain.parents[1] / "kernels" / "axpy.pto", work / "kernels" / "axpy.pto")
-    (work / "kernel_table.txt").write_text("orchestration orchestration/chain.cpp\n"
-                                           "kernel 0 aiv kernels/axpy.pto\ndims 0 shape(0,0)\n")
+    shutil.copyfile(source, work / "orchestration" / orchestration)
+    shutil.copyfile(source.parents[1] / "kernels" / kernel, work / "kernels" / kernel)
+    (work / "kernel_table.txt").write_text(table)
+    return work
+
+
+def tap_work_dir(tmp_path: pathlib.Path) -> pathlib.Path:
+    """The runtime suite's chain (four axpy tasks, out = 2 out + y in place)
+    as an export: its kernel, its orchestration, a kernel table naming both."""
+    work = runtime_export(tmp_path, "chain.cpp", "axpy.pto",
+                          "orchestration orchestration/chain.cpp\n"
+                          "kernel 0 aiv kernels/axpy.pto\ndims 0 shape(0,0)\n")
     return work
 
 
@@ -437,18 +445,7 @@ def board_work_dir(tmp_path: pathlib.Path) -> pathlib.Path:
     """The runtime suite's errors.cpp with its kernel 10, board_mm.pto (an A5
     cube kernel whose tmatmul.acc takes a left tile of 8 valid rows into an
     accumulator typed with 16), as an export."""
-    from helpers import source_file
-
-    errors = source_file("tests", "runtime", "work", "orchestration", "errors.cpp")
-    if errors is None:
-        pytest.skip("tests/runtime/work not found beside the tests (set PTO_SOURCE_ROOT)")
-    work = tmp_path / "work"
-    (work / "kernels").mkdir(parents=True)
-    (work / "orchestration").mkdir()
-    shutil.copyfile(errors, work / "orchestration" / "errors.cpp")
-    shutil.copyfile(errors.parents[1] / "kernels" / "board_mm.pto", work / "kernels" / "board_mm.pto")
-    (work / "kernel_table.txt").write_text("kernel 10 aic kernels/board_mm.pto\n")
-    return work
+    return runtime_export(tmp_path, "errors.cpp", "board_mm.pto", "kernel 10 aic kernels/board_mm.pto\n")
 
 
 def test_board_mode_runs_what_the_default_refuses(tmp_path):
