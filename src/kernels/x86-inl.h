@@ -2,8 +2,8 @@
 // beside the flag PTO_NATIVE_<BLOCK> that it toggles; its portable twin, of
 // the same name and meaning, is in portable-inl.h, compiled for every target
 // where no variant toggled the flag: every non-x86 target, x86's older ones,
-// and every x86 target in a build with -Dx86_specializations=false
-// (tests/ci/clang.sh tests that build on every x86 target).
+// and every x86 target in a build with -Dx86_specializations=false. CI tests
+// the twins on SSE4, SSSE3 and EMU128 and under qemu on NEON and SVE.
 //   - PTO_NATIVE_LOOKUP4: Lookup4 by one register permute, with
 //     BucketIndexHalf and Exp2Index building its indices in the form the
 //     permute takes, without masking;

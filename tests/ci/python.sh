@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The Python package as users get it (README "Python"):
 #  1. the `python` meson suite on the build tree, required (-Dpython=enabled);
-#  2. the sdist (`python -m build --sdist` in a clean clone), `pip install`ed
-#     from the .tar.gz into a fresh venv, then pytest and the quickstart there
-#     (numpy only: BFLOAT16 maps to uint16);
-#  3. `pip install .` and `pip wheel .` in the clone (one meson build for
-#     both); the wheel repaired with auditwheel (libhwy grafted in), whose
+#  2. the sdist (`python -m build --sdist` in a clean clone), built into a
+#     wheel by `pip wheel` from the .tar.gz (what `pip install` of the sdist
+#     or of the clone does before installing: one meson build of the kernels
+#     here, for the baseline target), installed into a fresh venv, then
+#     pytest and the quickstart there (numpy only: BFLOAT16 maps to uint16);
+#  3. the same wheel repaired with auditwheel (libhwy grafted in), whose
 #     tag must be the one README.md and docs/install.md name, libpto.so
 #     inside carrying the C++ runtime, no library outside the wheel but
 #     glibc's, libstdc++ and libgcc_s (tests/ci/python-wheel.sh); installed
@@ -56,35 +57,22 @@ export PATH=$work/venv-tools/bin:$PATH
 rm -rf "$dist"
 mkdir -p "$dist"
 
-echo "--- the sdist, pip installed into a fresh venv"
+echo "--- the sdist, built into a wheel by pip and installed into a fresh venv"
 (cd "$work/src" && python -m build -q --sdist -o "$dist" . >/dev/null)
 sdist=$(ls "$dist"/libpto-*.tar.gz)
 echo "sdist: $(basename "$sdist") ($(tar tzf "$sdist" | wc -l) files)"
 "$python" -m venv "$work/venv-sdist"
-# The sdist is checked for building and working, not for its SIMD paths:
-# its kernels for the baseline target.
-"$work/venv-sdist/bin/pip" install -q --config-settings=setup-args=-Dsimd_targets=baseline "$sdist" pytest
-(cd "$work/src" && "$work/venv-sdist/bin/python" -m pytest "${pytest_args[@]}" bindings/python/tests)
-"$work/venv-sdist/bin/python" "$work/src/examples/python/quickstart.py" > "$work/quickstart.out"
-grep -q "PTO_ERR_SHAPE_MISMATCH" "$work/quickstart.out"
-
-echo "--- pip install . and pip wheel . from the clone"
-"$python" -m venv "$work/venv-install"
-# One meson build directory for both builds: the wheel reuses the objects.
-# Its kernels too are for the baseline target only: this step checks the
-# packaging (meson-python, abi3, auditwheel, the vendored libhwy, the static
-# C++ runtime), and a build for every SIMD target (the release wheel's) is
-# another full compile of the kernels, which the first step's meson build
-# already compiles and tests on every target; docs/install.md says so.
-baseline=(--config-settings=setup-args=-Dsimd_targets=baseline)
-"$work/venv-install/bin/pip" install -q "${baseline[@]}" --config-settings=build-dir="$work/mesonpy-build" "$work/src"
-"$work/venv-install/bin/python" "$work/src/examples/python/quickstart.py" | grep -q "PTO_ERR_SHAPE_MISMATCH"
-"$work/venv-install/bin/pip" wheel -q --no-deps "${baseline[@]}" --config-settings=build-dir="$work/mesonpy-build" -w "$work/wheels" "$work/src"
+"$work/venv-sdist/bin/pip" wheel -q --no-deps --config-settings=setup-args=-Dsimd_targets=baseline \
+  -w "$work/wheels" "$sdist"
 raw=$(ls "$work"/wheels/libpto-*.whl)
 case "$(basename "$raw")" in
   libpto-*-cp3*-abi3-linux_*.whl) echo "wheel: $(basename "$raw")" ;;
   *) echo "$(basename "$raw"): not an abi3 wheel"; exit 1 ;;
 esac
+"$work/venv-sdist/bin/pip" install -q "$raw" pytest
+(cd "$work/src" && "$work/venv-sdist/bin/python" -m pytest "${pytest_args[@]}" bindings/python/tests)
+"$work/venv-sdist/bin/python" "$work/src/examples/python/quickstart.py" > "$work/quickstart.out"
+grep -q "PTO_ERR_SHAPE_MISMATCH" "$work/quickstart.out"
 
 echo "--- auditwheel repair: libhwy inside, the manylinux tag docs/install.md names"
 auditwheel repair -w "$dist" "$raw" 2>&1 | grep -i -e 'fixed-up wheel' -e 'error' || true
@@ -111,4 +99,4 @@ fi
 # Each libhwy.so.1 the loader knows is hidden.
 hwy_files=$(ldconfig -p | awk '/libhwy\.so\.1 / {print $NF}' | xargs -r realpath | sort -u | tr '\n' ' ')
 run_without_libhwy "$hwy_files" 1 "$work/venv-wheel/bin/python" -m pytest "${pytest_args[@]}" "$work/src/bindings/python/tests"
-echo "python: meson suite, the sdist, pip install ., and the repaired wheel without libhwy passed"
+echo "python: meson suite, the sdist's wheel, and the repaired wheel without libhwy passed"
