@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 141 operations of libpto's table (src/operations.def), by group, in
+ * The 143 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -30,8 +30,9 @@
  *     tcolexpanddiv
  *   conversion (2): tcvt, tpack
  *   compare and select (4): tcmp, tcmps, tsel, tsels
- *   element access (10): textract, tinsert, tgather, tgather_mask,
- *     tgather_cmp, tgatherb, tscatter, tscatter_mask, tgetval, tsetval
+ *   element access (12): textract, tinsert, tgather, tgather_mask,
+ *     tgather_cmp, tgatherb, tscatter, tscatter_mask, tgetval, tsetval,
+ *     mgather, mscatter
  *   data movement (11): tfillpad, treshape, talias, ttrans, tconcat,
  *     tconcatidx, tinterleave, tdeinterleave, tdeinterleave_single,
  *     tfillpad_inplace, tfillpad_expand
@@ -49,7 +50,6 @@
  * instructions read: setfmatrix, set_img2col_padding, set_img2col_rpt,
  * set_quant_scalar and set_quant_vector.
  * Outside those tables, bound by hand: pto_trandom (key and counter words),
- * pto_mgather (a table in memory), pto_mscatter (a table in memory),
  * pto_tmrgsort_lists (counts besides dst), pto_timg2col (a configuration
  * struct and per-thread registers), pto_tquant_mx (exp, max and scaling
  * besides dst) and pto_tquant_hif4 (exp, max and scaling besides dst).

@@ -137,8 +137,7 @@ enum class OpDtypes {
   kQuantParam,        // tquant's and tdequant's scale and offset, tquant's tmp
   kTrandom,           // pto_trandom's dst (not a row: key and counter words)
   kTimg2col,          // pto_timg2col's dst (not a row: a configuration struct)
-  kGlobalGather,      // pto_mgather's dst, pto_mscatter's src (not rows: global memory)
-  kGlobalIndices,     // their index tiles
+  kGlobalIndices,     // mgather's and mscatter's index tiles
   kCount
 };
 
@@ -202,9 +201,7 @@ inline constexpr OpDtypeRule kOpDtypeRules[] = {
       PTO_DTYPE_LIST(INT8, FLOAT16, BFLOAT16, FLOAT32),
       PTO_DTYPE_LIST(INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32)},
      ""},
-    // mgather, mscatter: the nine on A2/A3 and A5 (the pages; A5's FP8 left
-    // out); indices int32_t or uint32_t
-    {OpDtypes::kGlobalGather, {kAllDtypes, kAllDtypes, kAllDtypes}, ""},
+    // mgather's and mscatter's indices: int32_t or uint32_t (the pages)
     {OpDtypes::kGlobalIndices,
      {PTO_DTYPE_LIST(INT32, UINT32), PTO_DTYPE_LIST(INT32, UINT32), PTO_DTYPE_LIST(INT32, UINT32)},
      ""},

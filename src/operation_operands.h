@@ -15,6 +15,15 @@
  *                      src), in dst's place first: Operands::src0, the row's
  *                      flag PTO_TRAIT_NoDst (its result is an attributes.def
  *                      argument of the role Out)
+ *   Table(name)        a table in the caller's memory that the row reads
+ *                      (mgather's): three C parameters, `const void *name`,
+ *                      `size_t name_elements` and `pto_dtype name_dtype`
+ *                      (Operands::table), in its place among the tiles; the
+ *                      row's flag PTO_TRAIT_Table
+ *   TableDst(name)     a table in the caller's memory that the row writes
+ *                      (mscatter's), in dst's place first: `void *name` and
+ *                      the same two; the row's flags PTO_TRAIT_Table and
+ *                      PTO_TRAIT_NoDst (no tile result)
  * PTO_OPERANDS_EACH(M, list) expands M(position, Role, name) for each
  * operand of a row's list, position counting from 0 (dst). The helpers
  * below are what the table and the tests read from a list. */
@@ -35,6 +44,8 @@
 #define PTO_OPERANDS_SPLIT_OptionalTmp(name) OptionalTmp, name
 #define PTO_OPERANDS_SPLIT_Dst1(name) Dst1, name
 #define PTO_OPERANDS_SPLIT_SrcOnly(name) SrcOnly, name
+#define PTO_OPERANDS_SPLIT_Table(name) Table, name
+#define PTO_OPERANDS_SPLIT_TableDst(name) TableDst, name
 #define PTO_OPERANDS_APPLY_(M, position, ...) PTO_OPERANDS_APPLY2_(M, position, __VA_ARGS__)
 #define PTO_OPERANDS_APPLY2_(M, position, role, name) M(position, role, name)
 #define PTO_OPERANDS_ONE_(M, position, item) \
@@ -59,7 +70,8 @@
                      (M, PTO_OPERANDS_UNPAREN_ list))
 
 /* The position of the k-th source among Operands' source slots: a source at
- * position p (dst being 0) is src<p-1>. */
+ * position p (dst being 0) is src<p-1> (the table's C function stores its
+ * sources in order instead, past the table: PTO_OPERANDS_STORE). */
 #define PTO_OPERANDS_SLOT_1 src0
 #define PTO_OPERANDS_SLOT_2 src1
 #define PTO_OPERANDS_SLOT_3 src2
@@ -74,6 +86,8 @@
 #define PTO_OPERANDS_IS_SOURCE_OptionalTmp 0
 #define PTO_OPERANDS_IS_SOURCE_Dst1 0
 #define PTO_OPERANDS_IS_SOURCE_SrcOnly 1
+#define PTO_OPERANDS_IS_SOURCE_Table 0
+#define PTO_OPERANDS_IS_SOURCE_TableDst 0
 #define PTO_OPERANDS_SOURCE_ONE_(position, role, name) +PTO_OPERANDS_IS_SOURCE_##role
 #define PTO_OPERANDS_SOURCE_COUNT(list) (0 PTO_OPERANDS_EACH(PTO_OPERANDS_SOURCE_ONE_, list))
 
@@ -84,6 +98,8 @@
 #define PTO_OPERANDS_NAME_OptionalTmp(name)
 #define PTO_OPERANDS_NAME_Dst1(name)
 #define PTO_OPERANDS_NAME_SrcOnly(name) #name,
+#define PTO_OPERANDS_NAME_Table(name)
+#define PTO_OPERANDS_NAME_TableDst(name)
 #define PTO_OPERANDS_NAME_ONE_(position, role, name) PTO_OPERANDS_NAME_##role(name)
 #define PTO_OPERANDS_SOURCE_NAMES(list) PTO_OPERANDS_EACH(PTO_OPERANDS_NAME_ONE_, list)
 
@@ -95,6 +111,8 @@
 #define PTO_OPERANDS_TMP_OptionalTmp 1
 #define PTO_OPERANDS_TMP_Dst1 2
 #define PTO_OPERANDS_TMP_SrcOnly 0
+#define PTO_OPERANDS_TMP_Table 0
+#define PTO_OPERANDS_TMP_TableDst 0
 #define PTO_OPERANDS_TMP_ONE_(position, role, name) +PTO_OPERANDS_TMP_##role
 #define PTO_OPERANDS_TMP(list) (0 PTO_OPERANDS_EACH(PTO_OPERANDS_TMP_ONE_, list))
 
@@ -106,6 +124,8 @@
 #define PTO_OPERANDS_TRAIT_OptionalTmp 0u
 #define PTO_OPERANDS_TRAIT_Dst1 PTO_TRAIT_SecondDst
 #define PTO_OPERANDS_TRAIT_SrcOnly PTO_TRAIT_NoDst
+#define PTO_OPERANDS_TRAIT_Table PTO_TRAIT_Table
+#define PTO_OPERANDS_TRAIT_TableDst (PTO_TRAIT_Table | PTO_TRAIT_NoDst)
 #define PTO_OPERANDS_TRAIT_ONE_(position, role, name) | PTO_OPERANDS_TRAIT_##role
 #define PTO_OPERANDS_TRAITS(list) (0u PTO_OPERANDS_EACH(PTO_OPERANDS_TRAIT_ONE_, list))
 
@@ -117,6 +137,8 @@
   PTO_OPERANDS_CAT_(M, PTO_OPERANDS_CALL_(PTO_OPERANDS_FIRST_, (PTO_OPERANDS_UNPAREN_ list, ~)))
 #define PTO_OPERANDS_HEAD_PARAM_Dst(name) pto_tile* name
 #define PTO_OPERANDS_HEAD_PARAM_SrcOnly(name) const pto_tile* name
+#define PTO_OPERANDS_HEAD_PARAM_TableDst(name) \
+  void* name, size_t name##_elements, pto_dtype name##_dtype
 #define PTO_OPERANDS_HEAD_PARAM(list) PTO_OPERANDS_HEAD(PTO_OPERANDS_HEAD_PARAM_, list)
 
 /* The C function's parameters after the first (each with its leading comma)
@@ -124,6 +146,9 @@
  * table). */
 #define PTO_OPERANDS_PARAM_Dst(name, position)
 #define PTO_OPERANDS_PARAM_SrcOnly(name, position)
+#define PTO_OPERANDS_PARAM_TableDst(name, position)
+#define PTO_OPERANDS_PARAM_Table(name, position) \
+  , const void* name, size_t name##_elements, pto_dtype name##_dtype
 #define PTO_OPERANDS_PARAM_Src(name, position) , const pto_tile* name
 #define PTO_OPERANDS_PARAM_Tmp(name, position) , pto_tile* name
 #define PTO_OPERANDS_PARAM_OptionalTmp(name, position) , pto_tile* name
@@ -132,11 +157,19 @@
 #define PTO_OPERANDS_PARAMS(list) PTO_OPERANDS_EACH(PTO_OPERANDS_PARAM_ONE_, list)
 #define PTO_OPERANDS_STORE_Dst(name, position) o.dst = name;
 #define PTO_OPERANDS_STORE_SrcOnly(name, position) o.src0 = name;
-#define PTO_OPERANDS_STORE_Src(name, position) o.PTO_OPERANDS_SLOT(position) = name;
+/* The sources in order (a row with a Table among its tiles has a source
+ * past its position's slot): source_slot_ counts them. */
+#define PTO_OPERANDS_STORE_Src(name, position) *pto::ops::SourceSlot(&o, source_slot_++) = name;
 #define PTO_OPERANDS_STORE_Tmp(name, position) o.tmp = name;
 #define PTO_OPERANDS_STORE_OptionalTmp(name, position) o.tmp = name;
 #define PTO_OPERANDS_STORE_Dst1(name, position) o.tmp = name;
+#define PTO_OPERANDS_STORE_Table(name, position) \
+  o.table = {const_cast<void*>(name), name##_elements, pto::RawEnumValue(name##_dtype)};
+#define PTO_OPERANDS_STORE_TableDst(name, position) \
+  o.table = {name, name##_elements, pto::RawEnumValue(name##_dtype)};
 #define PTO_OPERANDS_STORE_ONE_(position, role, name) PTO_OPERANDS_STORE_##role(name, position)
-#define PTO_OPERANDS_STORE(list) PTO_OPERANDS_EACH(PTO_OPERANDS_STORE_ONE_, list)
+#define PTO_OPERANDS_STORE(list)  \
+  int source_slot_ = 0;           \
+  PTO_OPERANDS_EACH(PTO_OPERANDS_STORE_ONE_, list) (void)source_slot_;
 
 #endif /* PTO_OPERATION_OPERANDS_H_ */

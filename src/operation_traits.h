@@ -30,6 +30,9 @@
 /* Set by a SrcOnly operand: the row has no tile result, never written in
  * Traits. */
 #define PTO_TRAIT_NoDst (1u << 21)
+/* Set by a Table or TableDst operand: the row reads or writes a table in
+ * the caller's memory (Operands::table), never written in Traits. */
+#define PTO_TRAIT_Table (1u << 22)
 
 /* The OR of one to four flags named without their prefix. */
 #define PTO_TRAIT_BITS(...) \

@@ -304,6 +304,24 @@ pto_status RunGlobalGather(Cell& c) {
                      PTO_COALESCE_ELEM);
 }
 
+// mscatter of a tile of ones into a table of zeros (index k to element k),
+// then mgather of it back into dst: dst's ones came through the table.
+pto_status RunGlobalScatter(Cell& c) {
+  pto_tile* dst = c.NewDst(c.dtype, kRows, kCols);
+  Tile src = NewTile(c.dtype, kRows, kCols), table = NewTile(c.dtype, kRows, kCols),
+       indices = NewTile(PTO_INT32, kRows, kCols);
+  Fill(src.get(), 1);
+  Fill(table.get(), 0);
+  int32_t* at = static_cast<int32_t*>(pto_tile_data(indices.get()));
+  for (int32_t k = 0; k < static_cast<int32_t>(kRows * kCols); ++k) at[k] = k;
+  const size_t elements = size_t{kRows} * kCols;
+  const pto_status status = pto_mscatter(pto_tile_data(table.get()), elements, c.dtype, src.get(),
+                                         indices.get(), PTO_COALESCE_ELEM);
+  if (status != PTO_OK) return status;
+  return pto_mgather(dst, pto_tile_data(table.get()), elements, c.dtype, indices.get(),
+                     PTO_COALESCE_ELEM);
+}
+
 // Philox words into the whole dst.
 pto_status RunRandom(Cell& c) {
   pto_tile* dst = c.NewDst(c.dtype, kRows, kCols);
@@ -437,7 +455,8 @@ const SpecialRun kSpecialRuns[] = {
     {OpDtypes::kTGetVal, RunElementAccess},
     {OpDtypes::kTrandom, RunRandom},
     {OpDtypes::kTimg2col, RunImg2col},
-    {OpDtypes::kGlobalGather, RunGlobalGather},
+    {OpDtypes::kMGather, RunGlobalGather},
+    {OpDtypes::kMScatter, RunGlobalScatter},
     {OpDtypes::kGlobalIndices, RunGlobalGather},
     {OpDtypes::kTCmp, RunCompare},
     {OpDtypes::kTCmps, RunCompare},

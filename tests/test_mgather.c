@@ -4,7 +4,8 @@
  * last writer in row-major order winning), over every dtype with padded
  * tiles, on every profile; the rules in order with nothing written on a
  * refusal (an index out of range, wrong dtypes, NULLs, overlapping storage);
- * the text forms over a program's global memory. */
+ * their rows of the operation table; the text forms over a program's global
+ * memory. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +202,40 @@ static void test_mgather_rules(void **state) {
     assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
     pto_tile_destroy(cube);
     TILES_DESTROY(dst, idx, f, i16, i64, wide, rowidx);
+}
+
+/* mgather and mscatter are rows of the operation table: their operands'
+ * roles give the table a place (the Table and TableDst roles), and the
+ * tests' generic call of every row (op_call) passes op_table there. */
+static void test_mgather_rows(void **state) {
+    (void)state;
+    assert_true(op_row(OP_MGATHER)->traits & PTO_TRAIT_Table);
+    assert_false(op_row(OP_MGATHER)->traits & PTO_TRAIT_NoDst);
+    assert_true(op_row(OP_MSCATTER)->traits & PTO_TRAIT_Table);
+    assert_true(op_row(OP_MSCATTER)->traits & PTO_TRAIT_NoDst);
+    assert_int_equal(op_row(OP_MSCATTER)->source_count, 2);
+    pto_tile *dst = tile_new(PTO_INT32, 2, 4, 2, 4), *src = tile_new(PTO_INT32, 2, 4, 2, 4);
+    pto_tile *idx = tile_new(PTO_INT32, 2, 4, 2, 4);
+    const size_t n = op_table_elements(dst);
+    assert_int_equal(n, sizeof op_table / 4);
+    for (size_t k = 0; k < n; ++k) {
+        const int32_t v = (int32_t)(3 * k + 1);
+        memcpy(op_table + 4 * k, &v, 4);
+    }
+    for (uint32_t k = 0; k < 8; ++k) {
+        tile_put(idx, k / 4, k % 4, 7 * k + 2);
+        tile_put(src, k / 4, k % 4, 500 + k);
+    }
+    /* mgather (dst, table, indices): the generic call's indices are src1. */
+    assert_int_equal(op_call(OP_MGATHER, PTO_POW_DEFAULT, dst, src, idx, NULL), PTO_OK);
+    for (uint32_t k = 0; k < 8; ++k) assert_int_equal(tile_get(dst, k / 4, k % 4), 3 * (7 * k + 2) + 1);
+    /* mscatter (table, src, indices): src0 into op_table at src1's indices. */
+    assert_int_equal(op_call(OP_MSCATTER, PTO_POW_DEFAULT, NULL, src, idx, NULL), PTO_OK);
+    for (size_t k = 0; k < n; ++k) {
+        const bool named = k >= 2 && (k - 2) % 7 == 0 && (k - 2) / 7 < 8;
+        assert_int_equal(table_get(op_table, 4, k), named ? 500 + (k - 2) / 7 : 3 * k + 1);
+    }
+    TILES_DESTROY(dst, src, idx);
 }
 
 #define TF "!pto.tile_buf<loc=vec, dtype=f32, rows=4, cols=16, v_row=4, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
@@ -410,6 +445,7 @@ int main(void) {
         cmocka_unit_test(test_mgather_cases),
         cmocka_unit_test(test_mgather_values),
         cmocka_unit_test(test_mgather_rules),
+        cmocka_unit_test(test_mgather_rows),
         cmocka_unit_test(test_mgather_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -230,14 +230,27 @@ AFTER_SOURCES = {"Tmp": "Required", "OptionalTmp": "Optional", "Dst1": "Required
 
 def parse_operands(text, fail):
     """A row's Operands list: (source names, Tmp role, Dst1's name or '',
-    whether it has a dst). Dst(dst) first, then the sources, then at most one
+    whether it has a dst, its table). Dst(dst) first, then the sources, then at most one
     Tmp, OptionalTmp or Dst1 (the order of the C function); or SrcOnly(name)
-    alone, the one tile of a row with no tile result."""
+    alone, the one tile of a row with no tile result. A table in memory is
+    Table(name) right after Dst(dst) (read) or TableDst(name) in its place
+    (written): the table is (name, index among the tiles, whether written),
+    else None."""
     items = re.findall(r"(\w+)\((\w+)\)", text)
     if not re.fullmatch(r"\(\s*\w+\(\w+\)(\s*,\s*\w+\(\w+\))*\s*\)", text):
         fail(f"Operands {text!r} are not a parenthesised list of Role(name)")
     if len(items) == 1 and items[0][0] == "SrcOnly":
-        return [items[0][1]], "None", "", False
+        return [items[0][1]], "None", "", False, None
+    table = None
+    if items[0][0] == "TableDst":
+        table = (items[0][1], 0, True)
+        rest = items[1:]
+        if not rest or any(role != "Src" for role, _ in rest) or len(rest) > 5:
+            fail(f"Operands {text!r}: after TableDst(name), one to five Src")
+        return [name for _, name in rest], "None", "", False, table
+    if len(items) > 1 and items[1][0] == "Table":
+        table = (items[1][1], 1, False)
+        items = items[:1] + items[2:]
     if items[0] != ("Dst", "dst"):
         fail(f"Operands {text!r} do not start with Dst(dst), nor are SrcOnly(name) alone")
     roles = ["Src" if role == "OptionalSrc" else role for role, _ in items[1:]]
@@ -245,11 +258,11 @@ def parse_operands(text, fail):
     after = roles[len(sources):]
     if roles[:len(sources)] != ["Src"] * len(sources) or len(sources) > 5 or len(after) > 1 or \
             any(role not in AFTER_SOURCES for role in after):
-        fail(f"Operands {text!r}: after Dst(dst), up to five Src then at most one of "
+        fail(f"Operands {text!r}: after Dst(dst) (and a Table), up to five Src then at most one of "
              f"{', '.join(AFTER_SOURCES)}")
     tmp = AFTER_SOURCES[after[0]] if after else "None"
     second = items[-1][1] if after == ["Dst1"] else ""
-    return sources, tmp, second, True
+    return sources, tmp, second, True, table
 
 
 def optional_sources(text):
@@ -308,8 +321,8 @@ GROUPS = [
     Group("broadcast", "broadcasts", "broadcast.cc", "broadcasts"),
     Group("conversion", "conversion", "tcvt.cc", "conversion"),
     Group("compare_select", "compare and select", "compare.cc", "compare and select"),
-    Group("element_access", "element access", "element_access.cc element_access_gather.cc",
-          "element access"),
+    Group("element_access", "element access",
+          "element_access.cc element_access_gather.cc global_gather.cc", "element access"),
     Group("data_movement", "data movement", "datamove.cc", "data movement"),
     Group("sort", "sorting", "sort.cc", "sorting"),
     Group("fused", "fused arithmetic", "fused.cc", "fused arithmetic"),
@@ -339,12 +352,6 @@ HAND_BOUND = [
     HandBound("trandom", "fill", "dst, key0, key1, counter0, counter1, counter2, counter3, rounds",
               "Philox-4x32 random words from the key and the 128-bit counter, in A5's order, bit for bit",
               "int32, uint32", "key and counter words", "2 / 0 / 2"),
-    HandBound("mgather", "element_access", "dst, table, table_elements, table_dtype, indices, coalesce",
-              "dst's valid region from a table in memory by row or element index, every index checked",
-              "all 9", "a table in memory"),
-    HandBound("mscatter", "element_access", "table, table_elements, table_dtype, src, indices, coalesce",
-              "src's valid region into a table in memory by row or element index, the last writer winning",
-              "all 9", "a table in memory"),
     HandBound("tmrgsort_lists", "sort", "dst, src0, src1, src2, src3, tmp, exhausted, executed",
               "two to four sorted lists of value-index pairs merged in descending order; how many "
               "pairs each list gave in executed", "float16, float32", "counts besides dst"),
@@ -397,6 +404,9 @@ class Operation:
     group: str    # operations.def's Group, a key of GROUP
     has_dst: bool = True  # False: a SrcOnly row, its result an Out argument (tgetval)
     optional: tuple = ()  # the OptionalSrc sources' names (NULL allowed; the bindings' default none)
+    table: str = ""       # a Table or TableDst operand's name: a table in the caller's memory
+    table_at: int = 0     # its place among the tiles (C order): before tiles[table_at]
+    table_writes: bool = False  # TableDst: the row writes the table (no tile result)
 
     @property
     def cname(self):
@@ -417,7 +427,12 @@ class Operation:
         return self.second or "tmp"
 
     def c_arguments(self):
-        return self.arrange(self.tiles, [a.c_name for a in self.attrs])
+        return self.arrange(self.tiles, [a.c_name for a in self.attrs], self.table_c_names)
+
+    @property
+    def table_c_names(self):
+        """The C parameters of the table: pointer, element count, dtype."""
+        return [self.table, f"{self.table}_elements", f"{self.table}_dtype"] if self.table else []
 
     @property
     def params(self):
@@ -435,11 +450,14 @@ class Operation:
         after dst where they lead (ScalarFirst)."""
         return 1 if self.attrs and self.attrs[0].leads else len(self.tiles)
 
-    def arrange(self, tiles, attrs):
+    def arrange(self, tiles, attrs, table=()):
         """The arguments in the C order: the tiles' items with the attributes'
-        items (one per argument) at attr_at."""
+        items (one per argument) at attr_at, and a table row's items for its
+        table (one, or its three C parameters) before tiles[table_at]."""
         items = list(tiles)
         items[self.attr_at:self.attr_at] = list(attrs)
+        if self.table:
+            items[self.table_at:self.table_at] = list(table)
         return items
 
     def doc_lines(self, tmp_none, code=str, text=str):
@@ -464,6 +482,10 @@ class Operation:
         elif self.tmp == "Optional":
             lines.append(f"{code('tmp')} is an optional scratch tile ({code(tmp_none)} for none; "
                          "a profile may require it).")
+        if self.table:
+            lines.append(f"{code(self.table)} is a table in the caller's memory, elements of "
+                         f"{self.tiles[0]}'s dtype, " + ("written in place" if self.table_writes else "read")
+                         + "; every index is checked before anything is read or written.")
         return lines
 
 
@@ -526,7 +548,7 @@ def parse(path):
             fail(f"Family {family!r} is none of {', '.join(FAMILIES)}")
         if group not in GROUP:
             fail(f"Group {group!r} has no entry in tools/gen-operations.py's GROUPS")
-        source_names, tmp, second, has_dst = parse_operands(operands, fail)
+        source_names, tmp, second, has_dst, table = parse_operands(operands, fail)
         if attr not in attributes:
             fail(f"Attr {attr!r} has no row in src/attributes.def")
         if not re.fullmatch(r"\(\s*\w+(\s*,\s*\w+)*\s*\)", traits):
@@ -540,10 +562,12 @@ def parse(path):
         if not literals or re.sub(r'"(?:\\.|[^"\\])*"', "", summary).strip():
             fail("summary is not a string literal")
         summary = re.sub(r"\\(.)", r"\1", "".join(literals)).rstrip(".")
+        if table and attributes[attr] and attributes[attr][0].leads:
+            fail("a row with a table takes no leading attribute")
         ops.append(Operation(camel, upper, mnemonic, family, source_names,
                              tmp, second, attributes[attr], dtypes, summary,
                              [t.strip() for t in traits[1:-1].split(",") if t.strip() != "None"], group,
-                             has_dst, optional_sources(operands)))
+                             has_dst, optional_sources(operands), *(table or ("", 0, False))))
     if not ops:
         raise SystemExit(f"{path}: no PTO_OPERATION rows")
     return ops
@@ -679,7 +703,8 @@ def python_parameters(op):
     """[(name, default or None)] of the Python function after dst."""
     params = [(name, "None" if (name == "tmp" and op.tmp == "Optional") or name in op.optional else None)
               for name in op.tiles]
-    params = op.arrange(params, [(a.py_name, a.py_default or None) for a in op.params])
+    params = op.arrange(params, [(a.py_name, a.py_default or None) for a in op.params],
+                        [(op.table, None)])
     # Python's rule: no default before a parameter without one (tcvt's tmp,
     # before mode and sat, is then required, None allowed).
     last_required = max(i for i, (_, default) in enumerate(params) if default is None)
@@ -710,7 +735,8 @@ def gen_python_c(ops):
     methods = []
     for op in ops:
         call_args = ", ".join(op.arrange([f"t[{i}]" for i in range(len(op.tiles))],
-                                         [a.py_c_value for a in op.attrs]))
+                                         [a.py_c_value for a in op.attrs],
+                                         ["a.table", "a.table_elements", "(pto_dtype)a.table_dtype"]))
         names = ", ".join(c_string(n) for n, _ in python_parameters(op))
         kind, default = (op.attrs[0].py_kind, op.attrs[0].py_c_default) if op.attrs else ("ATTR_NONE", "{0}")
         out += [
@@ -720,7 +746,9 @@ def gen_python_c(ops):
             "}",
             f"static const operation_def def_{op.mnemonic} = {{",
             f'    "{op.mnemonic}", "{op.cname}", call_{op.mnemonic}, {{{names}}},',
-            f"    {len(op.tiles)}, {python_required(op)}, {kind}, {default}, {op.attr_at}}};",
+            f"    {len(op.tiles)}, {python_required(op)}, {kind}, {default}, "
+            f"{op.attr_at + (1 if op.table and op.table_at <= op.attr_at else 0)}, "
+            f"{op.table_at if op.table else -1}, {int(op.table_writes)}}};",
             f"static PyObject *op_{op.mnemonic}(PyObject *module, PyObject *const *args, Py_ssize_t nargs,",
             f"{' ' * (len(op.mnemonic) + 22)}PyObject *kwnames) {{",
             "    (void)module;",
@@ -731,7 +759,8 @@ def gen_python_c(ops):
         signature = ", ".join(n + ("=" + d if d else "") for n, d in python_parameters(op))
         first, *rest = op.doc_lines("None")
         doc = [f"{op.mnemonic}($module, /, {signature})\n", "--\n", "\n"]
-        returns = " Returns the value, a float." if op.result else " Returns dst."
+        returns = " Returns the value, a float." if op.result else " Returns dst." if op.has_dst \
+            else " Returns None."
         doc += [line + "\n" for line in textwrap.wrap(first + returns, 88)]
         doc += ["\n"] * bool(rest) + [line + "\n" for line in textwrap.wrap(" ".join(rest), 88)]
         doc[-1] = doc[-1][:-1]  # RELEASES_GIL starts a line
@@ -818,11 +847,14 @@ def python_c_settings(settings):
 def gen_python_pyi(ops):
     out = [f"# {HEADER}"]
     for op in ops:
-        # (A SrcOnly row's tile is required: its C function refuses NULL.)
-        params = op.arrange([f"{name}: {'_TC' if name == 'dst' else 'TileCore' if not op.has_dst else 'Optional[TileCore]'}"
+        # (A SrcOnly row's tile is required: its C function refuses NULL;
+        # a TableDst row's tiles may be None, as any source.)
+        tile_type = "TileCore" if not op.has_dst and not op.table else "Optional[TileCore]"
+        params = op.arrange([f"{name}: {'_TC' if name == 'dst' else tile_type}"
                              + (" = ..." if d else "") for name, d in python_parameters(op) if name in op.tiles],
-                            [f"{a.py_name}: {a.py_stub}" + (" = ..." if a.py_default else "") for a in op.params])
-        returns = op.result.py_stub if op.result else "_TC"
+                            [f"{a.py_name}: {a.py_stub}" + (" = ..." if a.py_default else "") for a in op.params],
+                            [f"{op.table}: Any"])
+        returns = op.result.py_stub if op.result else "_TC" if op.has_dst else "None"
         out.append(wrap_call(f"def {op.mnemonic}(", params, f") -> {returns}: ..."))
     stub = {"Field": "int", "Float": "float", "Dtype": "int", "Tile": "Optional[TileCore]"}
     for st in parse_settings():
@@ -866,19 +898,28 @@ def gen_go(ops):
            "package pto", "", 'import "github.com/libpto/pto-go/internal/ptoc"']
     for op in ops:
         name, n = go_name(op), len(op.tiles)
+        # A table: a slice of the tile's element encoding (gather.go's
+        # tablePointer and tableDType), the function generic in it.
         params = ", ".join(op.arrange([f"{t} *Tile" for t in op.tiles],
-                                      [f"{a.c_name} {a.go_type}" for a in op.params]))
+                                      [f"{a.c_name} {a.go_type}" for a in op.params],
+                                      [f"{op.table} []T"]))
         result = op.result
         args = ", ".join(op.arrange([f"hs[{i}]" for i in range(n)],
-                                    [a.go_value.format(a.c_name) for a in op.attrs]))
+                                    [a.go_value.format(a.c_name) for a in op.attrs],
+                                    [f"tablePointer({op.table})", f"int64(len({op.table}))",
+                                     "ptoc.Enum_SS_pto_dtype(tableDType[T](hs[0]))"]))
         lines = op.doc_lines("nil")
         lines[0] = f"{name} is {lines[0]}"
+        if op.table:
+            lines.append(f"{op.table} is a slice of the element encoding (int8 ... float32, uint16 for "
+                         "Float16 and BFloat16), used only during the call.")
         out += ["", f"var {op.mnemonic}Operands = []string{{{', '.join(chr(34) + t + chr(34) for t in op.tiles)}}}",
                 ""]
         out += comment("// ", lines)
         zero = "0, " if result else ""
+        generic = "[T Storage]" if op.table else ""
         out += [
-            f"func {name}({params}) {f'({result.go_type}, error)' if result else 'error'} {{",
+            f"func {name}{generic}({params}) {f'({result.go_type}, error)' if result else 'error'} {{",
             f"\tvar hs [{n}]uintptr",
             f"\ttiles := []*Tile{{{', '.join(op.tiles)}}}",
             f'\tif err := resolve("pto.{name}", {op.mnemonic}Operands, tiles, hs[:]); err != nil {{',
@@ -935,7 +976,7 @@ def rust_doc(s):
 
 
 def gen_rust(ops):
-    out = [f"// {HEADER}", "// Included by ops.rs, whose Source, InPlace and PowAlgorithm it uses."]
+    out = [f"// {HEADER}", "// Included by ops.rs, whose Source, InPlace, PowAlgorithm and table_dtype it uses."]
     for op in ops:
         params, args = (["dst: &mut impl Operand"], ["d"]) if op.has_dst else ([], [])
         for s in (op.sources if op.has_dst else []):
@@ -947,18 +988,31 @@ def gen_rust(ops):
         elif op.tmp == "Optional":
             params.append("tmp: Option<&dyn Operand>")
             args.append("tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr())")
-        if not op.has_dst:  # a SrcOnly row's one tile, read only
-            params.append(f"{op.sources[0]}: &impl Operand")
-            args.append(f"{op.sources[0]}.as_ptr()")
+        if not op.has_dst:  # a SrcOnly row's one tile, a TableDst row's sources: read only
+            for s in op.sources:
+                params.append(f"{s}: &impl Operand")
+                args.append(f"{s}.as_ptr()")
         result = op.result
-        params = op.arrange(params, [f"{a.c_name}: {a.rust_type}" for a in op.params])
-        args = op.arrange(args, [a.rust_value.format(a.c_name) for a in op.attrs])
+        # A table: a slice of the tile's element encoding, the function
+        # generic in it (ops.rs's table_dtype gives the dtype it is passed as).
+        t = op.table
+        table_params = [f"{t}: &mut [T]" if op.table_writes else f"{t}: &[T]"]
+        table_args = [f"{t}.as_mut_ptr() as *mut std::os::raw::c_void" if op.table_writes
+                      else f"{t}.as_ptr() as *const std::os::raw::c_void",
+                      f"{t}.len() as sys::size_t",
+                      f"table_dtype::<T>({'d' if op.has_dst else op.sources[0] + '.as_ptr()'})"]
+        params = op.arrange(params, [f"{a.c_name}: {a.rust_type}" for a in op.params], table_params)
+        args = op.arrange(args, [a.rust_value.format(a.c_name) for a in op.attrs], table_args)
         lines = op.doc_lines("None", code=lambda c: f"`{c}`", text=rust_doc)
+        if t:
+            lines.append(f"`{t}` is a slice of the element encoding (`i8` ... `f32`, `u16` for `Float16` "
+                         "and `BFloat16`).")
         out += [""] + comment("/// ", lines)
         call = f"    check(unsafe {{ sys::{op.cname}({', '.join(args)}) }})" + ("?;" if result else "")
-        out += [f"pub fn {op.mnemonic}("] + [f"    {p}," for p in params] + [
+        out += [f"pub fn {op.mnemonic}{'<T: Storage>' if t else ''}("] + [f"    {p}," for p in params] + [
             f") -> Result<{result.rust_type if result else '()'}> {{",
-        ] + ([f"    let mut {result.c_name} = 0.0{result.rust_type};"] if result else ["    let d = dst.as_ptr();"]) + (
+        ] + (["    let d = dst.as_ptr();"] if op.has_dst else []) + (
+            [f"    let mut {result.c_name} = 0.0{result.rust_type};"] if result else []) + (
             [call] if len(call) <= 100 else [
                 "    check(unsafe {", f"        sys::{op.cname}("] + [f"            {a}," for a in args] + [
                 "        )", "    })" + ("?;" if result else "")]) + (
@@ -994,10 +1048,15 @@ def gen_java(ops):
         # The one attribute an overload may leave at its default (none with two).
         attr = op.attrs[0] if len(op.attrs) == 1 else None
         result = op.result
-        params = op.arrange([f"Tile {t}" for t in op.tiles], [f"{a.java_type} {a.c_name}" for a in op.params])
+        # A table: a direct ByteBuffer of the tile's elements in native byte
+        # order (all of its capacity: Pto.tableElements).
+        table = [f"java.nio.ByteBuffer {op.table}"]
+        params = op.arrange([f"Tile {t}" for t in op.tiles], [f"{a.java_type} {a.c_name}" for a in op.params],
+                            table)
         where = f'"Pto.{java_name(op)}"'
         args = op.arrange([f'Tile.handleOf({t}, {where}, "{t}")' for t in op.tiles],
-                          [a.java_value.format(a.c_name) for a in op.attrs])
+                          [a.java_value.format(a.c_name) for a in op.attrs],
+                          [op.table, f"tableElements({op.table}, dtype)", "dtype.code()"])
         # An Out argument: a one-element array the native call writes, its
         # element the method's result.
         lines = op.doc_lines("null", code=lambda c: f"{{@code {c}}}", text=java_doc)
@@ -1012,9 +1071,18 @@ def gen_java(ops):
                     f'            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.{java_name(op)}: '
                     f'{a.c_name} is null");',
                     "        }"]
-        out += ["        try {", f"            PtoNative.{op.cname}(" + ",\n                    ".join(args) + ");",
+        if op.table_writes:
+            out += [f"        if ({op.table} != null && {op.table}.isReadOnly()) {{",
+                    "            throw new java.nio.ReadOnlyBufferException();", "        }"]
+        out += ["        try {"]
+        if op.table:
+            # The table's dtype is its tile's, once the tile is known open.
+            first = op.tiles[0]
+            out += [f'            Tile.handleOf({first}, {where}, "{first}");',
+                    f"            DType dtype = {first} == null ? DType.INT8 : {first}.dtype();"]
+        out += [f"            PtoNative.{op.cname}(" + ",\n                    ".join(args) + ");",
                 "        } finally {"]
-        out += [f"            Reference.reachabilityFence({t});" for t in op.tiles]
+        out += [f"            Reference.reachabilityFence({t});" for t in op.tiles + ([op.table] if op.table else [])]
         out += ["        }"] + ([f"        return {result.c_name}[0];"] if result else []) + ["    }"]
         # Overloads without the optional tmp and/or the attribute's default.
         for drop_tmp in ([False, True] if op.tmp == "Optional" else [False]):
@@ -1023,9 +1091,10 @@ def gen_java(ops):
                     continue
                 kept = [t for t in op.tiles if not (drop_tmp and t == "tmp")]
                 own = op.arrange([f"Tile {t}" for t in kept], [f"{a.java_type} {a.c_name}" for a in op.attrs
-                                                                if not (drop_attr and a is attr)])
+                                                                if not (drop_attr and a is attr)], table)
                 call = op.arrange(["null" if drop_tmp and t == "tmp" else t for t in op.tiles],
-                                  [a.java_default if drop_attr and a is attr else a.c_name for a in op.attrs])
+                                  [a.java_default if drop_attr and a is attr else a.c_name for a in op.attrs],
+                                  [op.table])
                 # An enum constant's default links to it; a literal is shown as code.
                 default_doc = ""
                 if attr and "." in attr.java_default:

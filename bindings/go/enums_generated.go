@@ -200,9 +200,8 @@ const (
 	HistByte3 HistByte = 3
 )
 
-// Coalesce mirrors the C enum pto_coalesce: how pto_mgather and pto_mscatter
-// index global memory (the pages' Coalesce; PTOAS's #pto<coalesce
-// row|elem>).
+// Coalesce mirrors the C enum pto_coalesce: how MGather and MScatter index
+// global memory (the pages' Coalesce; PTOAS's #pto<coalesce row|elem>).
 type Coalesce int
 
 // The values of pto_coalesce.

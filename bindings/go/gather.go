@@ -29,44 +29,6 @@ func tablePointer[T Storage](table []T) unsafe.Pointer {
 	return unsafe.Pointer(&table[0])
 }
 
-// MGather is MGATHER (pto_mgather): dst's valid region from table, a slice
-// of dst's element encoding (int8 ... float32, uint16 for Float16 and
-// BFloat16), by index: CoalesceElem, dst(i, j) = table[indices(i, j)];
-// CoalesceRow, dst's row i = table row indices(i) (rows of dst's valid cols
-// elements; indices 1 x R or R x 1). indices is an Int32 or Uint32 tile.
-// Every index is checked before anything is read or written: one past the
-// table gives ErrOutOfRange naming it, and dst is unchanged. Written here,
-// not generated: the table is memory, not a tile. The slice is used only
-// during the call.
-func MGather[T Storage](dst *Tile, table []T, indices *Tile, coalesce Coalesce) error {
-	var hs [2]uintptr
-	tiles := []*Tile{dst, indices}
-	if err := resolve("pto.MGather", []string{"dst", "indices"}, tiles, hs[:]); err != nil {
-		return err
-	}
-	err := check(ptoc.Pto_mgather(hs[0], tablePointer(table), int64(len(table)),
-		ptoc.Enum_SS_pto_dtype(tableDType[T](hs[0])), hs[1], ptoc.Enum_SS_pto_coalesce(coalesce)))
-	keepAlive(tiles)
-	return err
-}
-
-// MScatter is MSCATTER (pto_mscatter): src's valid region into table, in
-// place, by index (as MGather); no other table element is written, and of
-// two writers of one element the last in row-major order wins. Every index
-// is checked first: one out of range gives ErrOutOfRange and the table is
-// unchanged.
-func MScatter[T Storage](table []T, src, indices *Tile, coalesce Coalesce) error {
-	var hs [2]uintptr
-	tiles := []*Tile{src, indices}
-	if err := resolve("pto.MScatter", []string{"src", "indices"}, tiles, hs[:]); err != nil {
-		return err
-	}
-	err := check(ptoc.Pto_mscatter(tablePointer(table), int64(len(table)),
-		ptoc.Enum_SS_pto_dtype(tableDType[T](hs[0])), hs[0], hs[1], ptoc.Enum_SS_pto_coalesce(coalesce)))
-	keepAlive(tiles)
-	return err
-}
-
 // MGatherOOB is MGATHER with the page's GatherOOB (pto_mgather_oob): as
 // MGather, except that an index past the table (its rows under CoalesceRow,
 // its elements under CoalesceElem; an index read as a uint32) is clamped to

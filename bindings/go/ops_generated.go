@@ -2675,6 +2675,52 @@ func TMovFpEx(dst *Tile, src *Tile, fp *Tile, flags uint) error {
 	return err
 }
 
+var mgatherOperands = []string{"dst", "indices"}
+
+// MGather is MGATHER (pto_mgather): dst's valid region from a table in
+// memory by row or element index, every index checked.
+//
+// dst's dtypes: HOST all; A2A3 all; A5 all.
+//
+// table is a table in the caller's memory, elements of dst's dtype, read;
+// every index is checked before anything is read or written.
+//
+// table is a slice of the element encoding (int8 ... float32, uint16 for
+// Float16 and BFloat16), used only during the call.
+func MGather[T Storage](dst *Tile, table []T, indices *Tile, coalesce Coalesce) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, indices}
+	if err := resolve("pto.MGather", mgatherOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_mgather(hs[0], tablePointer(table), int64(len(table)), ptoc.Enum_SS_pto_dtype(tableDType[T](hs[0])), hs[1], ptoc.Enum_SS_pto_coalesce(coalesce)))
+	keepAlive(tiles)
+	return err
+}
+
+var mscatterOperands = []string{"src", "indices"}
+
+// MScatter is MSCATTER (pto_mscatter): src's valid region into a table in
+// memory by row or element index, the last writer winning.
+//
+// src's dtypes: HOST all; A2A3 all; A5 all.
+//
+// table is a table in the caller's memory, elements of src's dtype, written
+// in place; every index is checked before anything is read or written.
+//
+// table is a slice of the element encoding (int8 ... float32, uint16 for
+// Float16 and BFloat16), used only during the call.
+func MScatter[T Storage](table []T, src *Tile, indices *Tile, coalesce Coalesce) error {
+	var hs [2]uintptr
+	tiles := []*Tile{src, indices}
+	if err := resolve("pto.MScatter", mscatterOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_mscatter(tablePointer(table), int64(len(table)), ptoc.Enum_SS_pto_dtype(tableDType[T](hs[0])), hs[0], hs[1], ptoc.Enum_SS_pto_coalesce(coalesce)))
+	keepAlive(tiles)
+	return err
+}
+
 // Setfmatrix is SETFMATRIX (pto_setfmatrix): the thread's img2col
 // feature-map register (height, width, four pads).
 //

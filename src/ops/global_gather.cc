@@ -1,7 +1,8 @@
-// MGATHER and MSCATTER (pto_mgather, pto_mscatter): a tile's valid region
-// from or to a table in memory by row or element index. Not rows of the
-// table: the table is memory, not a tile. Every index is checked before
-// anything is read or written, so a refused call changes nothing.
+// MGATHER and MSCATTER (the rows mgather and mscatter, their table a Table
+// or TableDst operand; pto_mgather_oob and pto_mscatter_ex, their modes): a
+// tile's valid region from or to a table in memory by row or element index.
+// Every index is checked before anything is read or written, so a refused
+// call changes nothing.
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -123,7 +124,7 @@ pto_status CheckGlobal(const char* function, const char* tile_name, bool gather,
   v.EnumInRange("oob", modes.oob, 4);
   if (!v.ok()) return v.status();
   const size_t element = pto_dtype_size(t->dtype);
-  v.DtypeAccepted(OpDtypes::kGlobalGather, profile, tile_name, t);
+  v.DtypeAccepted(gather ? OpDtypes::kMGather : OpDtypes::kMScatter, profile, tile_name, t);
   v.Require(AtomicAccepts(modes.atomic, t->dtype, profile), PTO_ERR_UNSUPPORTED_DTYPE,
             "atomic %s takes no %s %s under %s (the page's Atomic Type Support)",
             kAtomicNames[modes.atomic], pto_dtype_string(t->dtype), tile_name,
@@ -281,52 +282,45 @@ void RunAtomicScatter(int atomic, const pto_tile* src, const GlobalTable& table,
 
 }  // namespace
 
-pto_status CheckMgather(const pto_tile* dst, const GlobalTable& table, const pto_tile* indices,
-                        int coalesce, pto_profile profile, const GlobalModes& modes) {
+pto_status CheckGlobalGather(const pto_tile* dst, const GlobalTable& table, const pto_tile* indices,
+                             int coalesce, pto_profile profile, const GlobalModes& modes) {
   return CheckGlobal(modes.function != nullptr ? modes.function : "pto_mgather", "dst", true, dst,
                      table, indices, coalesce, profile, modes);
 }
-void RunMgather(pto_tile* dst, const GlobalTable& table, const pto_tile* indices, int coalesce) {
+void RunGlobalGather(pto_tile* dst, const GlobalTable& table, const pto_tile* indices, int coalesce) {
   RunGlobal(false, dst, table, indices, coalesce);
 }
 
-pto_status CheckMscatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
-                         int coalesce, pto_profile profile, const GlobalModes& modes) {
+pto_status CheckGlobalScatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
+                              int coalesce, pto_profile profile, const GlobalModes& modes) {
   return CheckGlobal(modes.function != nullptr ? modes.function : "pto_mscatter", "src", false,
                      src, table, indices, coalesce, profile, modes);
 }
-void RunMscatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
-                 int coalesce, int atomic) {
+void RunGlobalScatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
+                      int coalesce, int atomic) {
   if (atomic != PTO_SCATTER_ATOMIC_NONE) return RunAtomicScatter(atomic, src, table, indices, coalesce);
   // The tile is only read: the copy's plane is src's.
   RunGlobal(true, const_cast<pto_tile*>(src), table, indices, coalesce);
+}
+
+// The rows: mgather (Dst(dst), Table(table), Src(indices)) and mscatter
+// (TableDst(table), Src(src), Src(indices)), coalesce their attribute.
+pto_status CheckMGather(const Operands& o, pto_profile profile) {
+  return CheckGlobalGather(o.dst, o.table, o.src0, o.attr, profile);
+}
+void RunMGather(const Operands& o, pto_profile) { RunGlobalGather(o.dst, o.table, o.src0, o.attr); }
+
+pto_status CheckMScatter(const Operands& o, pto_profile profile) {
+  return CheckGlobalScatter(o.table, o.src0, o.src1, o.attr, profile);
+}
+void RunMScatter(const Operands& o, pto_profile) {
+  RunGlobalScatter(o.table, o.src0, o.src1, o.attr);
 }
 
 }  // namespace ops
 }  // namespace pto
 
 extern "C" {
-
-pto_status pto_mgather(pto_tile* dst, const void* table, size_t table_elements,
-                       pto_dtype table_dtype, const pto_tile* indices, pto_coalesce coalesce) {
-  const pto::ops::GlobalTable t = {const_cast<void*>(table), table_elements,
-                                   pto::RawEnumValue(table_dtype)};
-  const pto_status status =
-      pto::ops::CheckMgather(dst, t, indices, pto::RawEnumValue(coalesce), pto::CurrentProfile());
-  if (status != PTO_OK) return status;
-  pto::ops::RunMgather(dst, t, indices, pto::RawEnumValue(coalesce));
-  return PTO_OK;
-}
-
-pto_status pto_mscatter(void* table, size_t table_elements, pto_dtype table_dtype,
-                        const pto_tile* src, const pto_tile* indices, pto_coalesce coalesce) {
-  const pto::ops::GlobalTable t = {table, table_elements, pto::RawEnumValue(table_dtype)};
-  const pto_status status =
-      pto::ops::CheckMscatter(t, src, indices, pto::RawEnumValue(coalesce), pto::CurrentProfile());
-  if (status != PTO_OK) return status;
-  pto::ops::RunMscatter(t, src, indices, pto::RawEnumValue(coalesce));
-  return PTO_OK;
-}
 
 // The pages' GatherOOB and ScatterOOB as GlobalTable's modes (a value out
 // of the enums is refused by the checks before the mode is used).
@@ -340,9 +334,9 @@ pto_status pto_mgather_oob(pto_tile* dst, const void* table, size_t table_elemen
                              pto::RawEnumValue(table_dtype)};
   if (modes.oob >= 0 && modes.oob < 4) t.oob = modes.oob;  // numbered as GlobalTable's
   const int co = pto::RawEnumValue(coalesce);
-  const pto_status status = pto::ops::CheckMgather(dst, t, indices, co, pto::CurrentProfile(), modes);
+  const pto_status status = pto::ops::CheckGlobalGather(dst, t, indices, co, pto::CurrentProfile(), modes);
   if (status != PTO_OK) return status;
-  pto::ops::RunMgather(dst, t, indices, co);
+  pto::ops::RunGlobalGather(dst, t, indices, co);
   return PTO_OK;
 }
 
@@ -358,9 +352,9 @@ pto_status pto_mscatter_ex(void* table, size_t table_elements, pto_dtype table_d
   pto::ops::GlobalTable t = {table, table_elements, pto::RawEnumValue(table_dtype)};
   if (modes.oob >= 0 && modes.oob < 4) t.oob = kOob[modes.oob];
   const int co = pto::RawEnumValue(coalesce);
-  const pto_status status = pto::ops::CheckMscatter(t, src, indices, co, pto::CurrentProfile(), modes);
+  const pto_status status = pto::ops::CheckGlobalScatter(t, src, indices, co, pto::CurrentProfile(), modes);
   if (status != PTO_OK) return status;
-  pto::ops::RunMscatter(t, src, indices, co, modes.atomic);
+  pto::ops::RunGlobalScatter(t, src, indices, co, modes.atomic);
   return PTO_OK;
 }
 

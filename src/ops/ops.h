@@ -20,6 +20,22 @@
 namespace pto {
 namespace ops {
 
+// A table in the caller's memory (a Table or TableDst operand: mgather's,
+// mscatter's): table_elements elements of table_dtype from data.
+struct GlobalTable {
+  void* data;
+  size_t elements;
+  // table_dtype as the caller passed it: any int (RawEnumValue), so that a
+  // value outside the enum is compared and quoted, never loaded as one.
+  int dtype;
+  // What an index past the table does: the C functions' kOobRefuse, or a
+  // program's gatherOob / scatterOob mode (the pages' GatherOOB and
+  // ScatterOOB: the index clamped to the last, taken modulo the capacity,
+  // or the element zeroed (gather) / not written (scatter)).
+  int oob = kOobRefuse;
+  static constexpr int kOobRefuse = 0, kOobClamp = 1, kOobWrap = 2, kOobZeroOrSkip = 3;
+};
+
 // The operands of one call. Unused roles are NULL; `attr` is the enum
 // argument (pto_pow_algorithm for tpow), 0 where the operation has none;
 // `scalar` the Scalar family's scalar as the caller gave it (0 elsewhere);
@@ -50,7 +66,14 @@ struct Operands {
   const pto_tile* src4 = nullptr;  // a fifth (tmatmul_mx_bias's bias)
   bool cube_placements_checked = false;
   double* out = nullptr;  // a row's scalar result (tgetval's value; its NoDst trait)
+  GlobalTable table = {nullptr, 0, 0};  // a Table or TableDst operand (mgather's, mscatter's)
 };
+
+// Operands' k-th source slot (src0 .. src4), where the C functions store
+// their sources in order.
+constexpr const pto_tile** SourceSlot(Operands* o, int k) {
+  return k == 0 ? &o->src0 : k == 1 ? &o->src1 : k == 2 ? &o->src2 : k == 3 ? &o->src3 : &o->src4;
+}
 
 enum class OpId : uint8_t {
 #define PTO_OPERATION(Camel, UPPER, mnemonic, ...) k##Camel,
@@ -346,23 +369,10 @@ struct Hif4Quant {
 };
 pto_status CheckTQuantHif4(const Hif4Quant& q, pto_profile profile);
 void RunTQuantHif4(const Hif4Quant& q);
-// pto_mgather and pto_mscatter (MGATHER, MSCATTER; not rows: a table in
-// memory): every rule, the indices' values included, then the copy
-// (global_gather.cc). Programs call them with a view's global memory.
-struct GlobalTable {
-  void* data;
-  size_t elements;
-  // table_dtype as the caller passed it: any int (RawEnumValue), so that a
-  // value outside the enum is compared and quoted, never loaded as one.
-  int dtype;
-  // What an index past the table does: the C functions' kOobRefuse, or a
-  // program's gatherOob / scatterOob mode (the pages' GatherOOB and
-  // ScatterOOB: the index clamped to the last, taken modulo the capacity,
-  // or the element zeroed (gather) / not written (scatter)).
-  int oob = kOobRefuse;
-  static constexpr int kOobRefuse = 0, kOobClamp = 1, kOobWrap = 2, kOobZeroOrSkip = 3;
-};
-// The C arguments pto_mgather_oob and pto_mscatter_ex add: the oob and
+// MGATHER's and MSCATTER's rules and copies with the modes of a program's
+// pto.mgather / pto.mscatter and of pto_mgather_oob and pto_mscatter_ex
+// (global_gather.cc; the rows mgather and mscatter are these without
+// modes). The C arguments pto_mgather_oob and pto_mscatter_ex add: the oob and
 // atomic enums as passed (checked in range; table.oob holds the oob mode
 // they name), and the function the sentences name (NULL: pto_mgather's or
 // pto_mscatter's).
@@ -371,14 +381,14 @@ struct GlobalModes {
   int oob = 0;
   int atomic = PTO_SCATTER_ATOMIC_NONE;
 };
-pto_status CheckMgather(const pto_tile* dst, const GlobalTable& table, const pto_tile* indices,
-                        int coalesce, pto_profile profile, const GlobalModes& modes = {});
-void RunMgather(pto_tile* dst, const GlobalTable& table, const pto_tile* indices, int coalesce);
-pto_status CheckMscatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
-                         int coalesce, pto_profile profile, const GlobalModes& modes = {});
+pto_status CheckGlobalGather(const pto_tile* dst, const GlobalTable& table, const pto_tile* indices,
+                             int coalesce, pto_profile profile, const GlobalModes& modes = {});
+void RunGlobalGather(pto_tile* dst, const GlobalTable& table, const pto_tile* indices, int coalesce);
+pto_status CheckGlobalScatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
+                              int coalesce, pto_profile profile, const GlobalModes& modes = {});
 // atomic: a pto_scatter_atomic (NONE: a plain store, the last writer wins).
-void RunMscatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
-                 int coalesce, int atomic = PTO_SCATTER_ATOMIC_NONE);
+void RunGlobalScatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
+                      int coalesce, int atomic = PTO_SCATTER_ATOMIC_NONE);
 
 // pto_tmrgsort_lists (TMRGSORT's multi-list form, not a row: it gives the
 // counts of each list besides dst): its operands, rules and merge (sort.cc).

@@ -330,6 +330,7 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
                                                        const pto_tile* src2,
                                                        const pto_tile* src3,
                                                        const pto_tile* src4, double* out,
+                                                       const GlobalTable* table,
                                                        pto_profile profile) {
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   Operands o{dst, src0, src1, tmp, attr, scalar, sat, {index0, index1}};
@@ -337,6 +338,7 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
   o.src3 = src3;
   o.src4 = src4;
   o.out = out;
+  o.table = *table;
   if constexpr (kId == OpId::kTMov) {
     // A move into or out of the cube's memories: the cube's rules.
     if (IsCubeMove(o)) {
@@ -361,7 +363,9 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
       return status;
     }
   }
-  if constexpr (!HasTrait(op, PTO_TRAIT_Cube)) {
+  // (A Table row checks its tiles' placement in its own order, after the
+  // NULL pointers the table's among them.)
+  if constexpr (!HasTrait(op, PTO_TRAIT_Cube) && !HasTrait(op, PTO_TRAIT_Table)) {
     const pto_status placed = RefuseCubeTiles(op, o);
     if (placed != PTO_OK) return placed;
   }
@@ -384,7 +388,7 @@ PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
   const pto_profile profile = CurrentProfile();
   if (PTO_UNLIKELY(!IsCommonCall<kId>(o, profile)))
     return CheckAndRun<kId>(o.dst, o.src0, o.src1, o.tmp, o.attr, o.scalar, o.sat, o.index[0],
-                            o.index[1], o.src2, o.src3, o.src4, o.out, profile);
+                            o.index[1], o.src2, o.src3, o.src4, o.out, &o.table, profile);
   return RunAccepted(op, o, profile);
 }
 

@@ -128,6 +128,15 @@ pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *sr
 
 double op_out_value;
 
+unsigned char op_table[4096];
+
+pto_dtype op_table_dtype(const pto_tile *t) { return t != NULL ? pto_tile_dtype(t) : PTO_FLOAT32; }
+
+size_t op_table_elements(const pto_tile *t) {
+    const size_t size = pto_dtype_size(op_table_dtype(t));
+    return size != 0 ? sizeof op_table / size : 0;
+}
+
 size_t (*op_index_draw)(size_t test);
 
 size_t op_index_value(size_t test) { return op_index_draw != NULL ? op_index_draw(test) : test; }

@@ -163,10 +163,16 @@ bool op_tested_apart(op_id op);
 #define PTO_TEST_OPERAND_OptionalTmp(position) , tmp
 #define PTO_TEST_OPERAND_Dst1(position) , tmp
 #define PTO_TEST_OPERAND_SrcOnly(position)
+/* A table in memory (mgather's): op_table, as many elements of dst's dtype
+ * as it holds. */
+#define PTO_TEST_OPERAND_Table(position) , op_table, op_table_elements(dst), op_table_dtype(dst)
+#define PTO_TEST_OPERAND_TableDst(position)
 /* The first argument: dst, or src0 for a row with no tile result
- * (PTO_OPERANDS_HEAD). */
+ * (PTO_OPERANDS_HEAD), or op_table where the row writes a table
+ * (mscatter's; src0's dtype). */
 #define PTO_TEST_HEAD_Dst(name) dst
 #define PTO_TEST_HEAD_SrcOnly(name) src0
+#define PTO_TEST_HEAD_TableDst(name) op_table, op_table_elements(src0), op_table_dtype(src0)
 #define PTO_TEST_OPERAND(position, role, name) PTO_TEST_OPERAND_##role(position)
 /* An attribute's arguments, from its attributes.def row: a Double passes
  * op_scalar_value(src1), an Index op_index_value(Test), any other role the
@@ -190,6 +196,12 @@ bool op_tested_apart(op_id op);
 /* Where op_call's Out argument points: the last result of a row with no
  * tile result (tgetval). */
 extern double op_out_value;
+/* The table op_call passes for a Table or TableDst operand: memory of the
+ * tests' own (no tile's), op_table_elements(t) elements of t's dtype
+ * (FLOAT32 for NULL t). */
+extern unsigned char op_table[4096];
+size_t op_table_elements(const pto_tile *t);
+pto_dtype op_table_dtype(const pto_tile *t);
 /* Element (0, 0) of t as a double (0 for NULL): a Scalar row's scalar. */
 double op_scalar_value(const pto_tile *t);
 /* The value op_call passes for an Index argument whose Test value is

@@ -418,7 +418,7 @@ def board_mode() -> bool:
 
 
 from ._program import Parameter, ParamKind, Program, ProgramError  # noqa: E402  (needs the names above)
-from ._hand import *  # noqa: E402,F401,F403  (needs Tile; the per-thread settings, mgather, mscatter, tquant_mx)
+from ._hand import *  # noqa: E402,F401,F403  (needs Tile; the per-thread settings, mgather_oob, mscatter_ex, tquant_mx)
 from . import _hand  # noqa: E402
 
 __all__ += _hand.__all__

@@ -1,5 +1,5 @@
 """The functions bound by hand whose arguments need more than a tile: the
-calling thread's cube modes, MGATHER and MSCATTER over a numpy table, TQUANT's
+calling thread's cube modes, MGATHER's and MSCATTER's modes over a numpy table, TQUANT's
 MX forms. (The fixpipe's configuration, set_quant_scalar and set_quant_vector,
 is src/settings.def's, generated with the operations.)
 
@@ -24,8 +24,8 @@ from ._pto import tquant_mx  # exp, max and scaling besides dst (src/hand_ops.c)
 from ._pto import tquant_hif4  # HiFloat4 (src/hand_ops.c)
 from . import Tile, _NUMPY_TYPES, _RAW_TYPES, _dtype_of_array
 
-__all__ = ["set_hf32_mode", "hf32_mode", "set_tf32_mode", "tf32_mode", "mgather", "mscatter",
-           "mgather_oob", "mscatter_ex", "tquant_mx", "tquant_hif4"]
+__all__ = ["set_hf32_mode", "hf32_mode", "set_tf32_mode", "tf32_mode", "mgather_oob", "mscatter_ex",
+           "tquant_mx", "tquant_hif4"]
 
 
 def set_hf32_mode(enable: bool, round: RoundMode = RoundMode.ROUND) -> None:
@@ -64,7 +64,9 @@ def tf32_mode() -> Tuple[bool, RoundMode]:
 def _table_dtype(table: Any, tile: Tile, writable: bool, fname: str) -> DType:
     """The DType of a table array for a tile of `tile`'s dtype: the tile's when
     the array's numpy type is its type or raw bits (uint16 for BFLOAT16), else
-    the array's own (which libpto then refuses as DTypeMismatchError)."""
+    the array's own (which libpto then refuses as DTypeMismatchError). The
+    generated operations with a table (mgather, mscatter: operations.c's
+    table_operand) call it too."""
     if not isinstance(table, np.ndarray):
         raise TypeError(f"{fname}: table must be a numpy array, not {type(table).__name__}")
     if not table.flags.c_contiguous:
@@ -76,35 +78,6 @@ def _table_dtype(table: Any, tile: Tile, writable: bool, fname: str) -> DType:
         if table.dtype in (np.dtype(_NUMPY_TYPES[own]), np.dtype(_RAW_TYPES[own])):
             return DType(own)
     return _dtype_of_array(table.dtype)
-
-
-def mgather(dst: Tile, table: np.ndarray, indices: Tile, coalesce: Coalesce = Coalesce.ELEM) -> Tile:
-    """MGATHER (pto_mgather): dst's valid region from ``table``, a C-contiguous
-    numpy array (any shape, read as its elements in order) of dst's type,
-    by index: Coalesce.ELEM, dst(i, j) = table[indices(i, j)]; Coalesce.ROW,
-    dst's row i = table row indices(i) (rows of dst's valid cols elements;
-    indices 1 x R or R x 1). indices is an INT32 or UINT32 tile. Every index
-    is checked before anything is read or written: one past the table raises
-    OutOfRangeError naming it, and dst is unchanged. Returns dst.
-
-    Raises TypeError for a table that is not a numpy array or has no DType,
-    ValueError for one that is not C-contiguous, DTypeMismatchError for
-    another type than dst's, AliasingError for a table sharing memory with
-    dst or indices.
-    """
-    return _pto._mgather(dst, table, _table_dtype(table, dst, False, "mgather"), indices, coalesce)
-
-
-def mscatter(table: np.ndarray, src: Tile, indices: Tile, coalesce: Coalesce = Coalesce.ELEM) -> None:
-    """MSCATTER (pto_mscatter): src's valid region into ``table``, a writable
-    C-contiguous numpy array of src's type, in place, by index (as mgather);
-    no other table element is written, and of two writers of one element the
-    last in row-major order wins. Every index is checked first: one out of
-    range raises OutOfRangeError and the table is unchanged.
-
-    Raises ValueError also for a read-only table; otherwise as mgather.
-    """
-    _pto._mscatter(table, _table_dtype(table, src, True, "mscatter"), src, indices, coalesce)
 
 
 def mgather_oob(dst: Tile, table: np.ndarray, indices: Tile, coalesce: Coalesce = Coalesce.ELEM,

@@ -1,9 +1,10 @@
 /* Instructions whose operands fit no row of src/operations.def, written here
- * as timg2col is in module.c: MGATHER and MSCATTER (a table in
- * the caller's memory: any C-contiguous buffer, a numpy array through
- * pto.mgather / pto.mscatter, which check its dtype first) and TQUANT's MX
- * forms (exp, max and scaling besides dst). They keep the GIL, so no tile
- * can be closed meanwhile. */
+ * as timg2col is in module.c: MGATHER's and MSCATTER's modes (pto_mgather_oob,
+ * pto_mscatter_ex: a table in the caller's memory, any C-contiguous buffer,
+ * a numpy array through pto.mgather_oob / pto.mscatter_ex, which check its
+ * dtype first; mgather and mscatter are rows) and TQUANT's MX forms (exp,
+ * max and scaling besides dst). They keep the GIL, so no tile can be closed
+ * meanwhile. */
 #include "pto_python.h"
 
 /* The table's memory: C-contiguous, writable for a scatter. The exporter
@@ -15,44 +16,6 @@ static int table_view(PyObject *table, int writable, Py_buffer *view) {
 static size_t table_elements(const Py_buffer *view, int dtype) {
     const size_t size = pto_dtype_size((pto_dtype)dtype);
     return size != 0 ? (size_t)view->len / size : 0;
-}
-
-/* _mgather(dst, table, table_dtype, indices, coalesce): returns dst. */
-static PyObject *mod_mgather(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)module;
-    static const char *const names[] = {"dst", "table", "table_dtype", "indices", "coalesce"};
-    PyObject *a[5];
-    if (parse_fastcall("mgather", names, 5, 5, args, nargs, kwnames, a) < 0) return NULL;
-    pto_tile *dst = NULL, *indices = NULL;
-    int dtype = 0, coalesce = 0;
-    if (tile_arg(a[0], "mgather", "dst", &dst) < 0 || as_enum_value(a[2], "table_dtype", &dtype) < 0 ||
-        tile_arg(a[3], "mgather", "indices", &indices) < 0 || as_enum_value(a[4], "coalesce", &coalesce) < 0)
-        return NULL;
-    Py_buffer view;
-    if (table_view(a[1], 0, &view) < 0) return NULL;
-    const pto_status s = pto_mgather(dst, view.buf, table_elements(&view, dtype), (pto_dtype)dtype, indices,
-                                     (pto_coalesce)coalesce);
-    PyBuffer_Release(&view);
-    return status_result(s, a[0]);
-}
-
-/* _mscatter(table, table_dtype, src, indices, coalesce): returns None. */
-static PyObject *mod_mscatter(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)module;
-    static const char *const names[] = {"table", "table_dtype", "src", "indices", "coalesce"};
-    PyObject *a[5];
-    if (parse_fastcall("mscatter", names, 5, 5, args, nargs, kwnames, a) < 0) return NULL;
-    pto_tile *src = NULL, *indices = NULL;
-    int dtype = 0, coalesce = 0;
-    if (as_enum_value(a[1], "table_dtype", &dtype) < 0 || tile_arg(a[2], "mscatter", "src", &src) < 0 ||
-        tile_arg(a[3], "mscatter", "indices", &indices) < 0 || as_enum_value(a[4], "coalesce", &coalesce) < 0)
-        return NULL;
-    Py_buffer view;
-    if (table_view(a[0], 1, &view) < 0) return NULL;
-    const pto_status s = pto_mscatter(view.buf, table_elements(&view, dtype), (pto_dtype)dtype, src, indices,
-                                      (pto_coalesce)coalesce);
-    PyBuffer_Release(&view);
-    return status_result(s, NULL);
 }
 
 /* _mgather_oob(dst, table, table_dtype, indices, coalesce, oob): returns dst. */
@@ -136,12 +99,6 @@ static PyObject *mod_tquant_hif4(PyObject *module, PyObject *const *args, Py_ssi
 }
 
 PyMethodDef hand_op_methods[] = {
-    {"_mgather", (PyCFunction)(void (*)(void))mod_mgather, METH_FASTCALL | METH_KEYWORDS,
-     "_mgather(dst, table, table_dtype, indices, coalesce)\n--\n\n"
-     "MGATHER (pto_mgather) over a C-contiguous buffer of table_dtype elements. Use pto.mgather."},
-    {"_mscatter", (PyCFunction)(void (*)(void))mod_mscatter, METH_FASTCALL | METH_KEYWORDS,
-     "_mscatter(table, table_dtype, src, indices, coalesce)\n--\n\n"
-     "MSCATTER (pto_mscatter) into a writable C-contiguous buffer. Use pto.mscatter."},
     {"_mgather_oob", (PyCFunction)(void (*)(void))mod_mgather_oob, METH_FASTCALL | METH_KEYWORDS,
      "_mgather_oob(dst, table, table_dtype, indices, coalesce, oob)\n--\n\n"
      "MGATHER with GatherOOB (pto_mgather_oob). Use pto.mgather_oob."},

@@ -83,6 +83,9 @@ typedef struct {
     size_t n; /* ATTR_INDEX, ATTR_INDEX_PAIR, ATTR_INDEX_DOUBLE, ATTR_ENUM_INDEX: an offset */
     size_t m; /* ATTR_INDEX_PAIR: the second offset */
     double *out; /* ATTR_INDEX_OUT: where the C function writes its result */
+    void *table; /* a table row's table (mgather's, mscatter's): its memory, */
+    size_t table_elements; /* its elements */
+    int table_dtype;       /* and their dtype */
 } attr_value;
 
 /* ATTR_ENUM_PAIR: two enum arguments (tcvt's mode and sat); ATTR_DOUBLE_ENUM:
@@ -116,17 +119,20 @@ static Py_ssize_t attr_count(attr_kind kind) {
  * argument names in the Python order (the tiles, dst first, and the
  * attribute at attr_at: after the tiles, or after dst where the C function
  * takes it first), how many are tiles and how many are required, the
- * attribute's kind and default. */
+ * attribute's kind and default, and a table row's table: its argument's
+ * place (table_at, -1 for none) and whether the row writes it. */
 typedef struct {
     const char *name;
     const char *cname;
     pto_status (*call)(pto_tile *const *tiles, attr_value attr);
-    const char *names[MAX_OPERANDS + MAX_ATTRS];
+    const char *names[MAX_OPERANDS + MAX_ATTRS + 1];
     Py_ssize_t tiles;
     Py_ssize_t required;
     attr_kind attr;
     attr_value attr_default;
     Py_ssize_t attr_at;
+    Py_ssize_t table_at;
+    int table_writes;
 } operation_def;
 
 static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
@@ -152,11 +158,34 @@ static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
     return 0;
 }
 
+/* A table row's table (mgather's, mscatter's): a numpy array whose DType
+ * pto._hand._table_dtype gives for the tile `tile` (and whose TypeError or
+ * ValueError it raises), then its memory as a buffer, C-contiguous and,
+ * where the row writes it, writable; `view` is released by the caller. */
+static int table_operand(const operation_def *op, PyObject *table, PyObject *tile, Py_buffer *view,
+                         attr_value *attr) {
+    PyObject *hand = PyImport_ImportModule("pto._hand");
+    if (hand == NULL) return -1;
+    PyObject *dtype = PyObject_CallMethod(hand, "_table_dtype", "OOis", table, tile != NULL ? tile : Py_None,
+                                          op->table_writes, op->name);
+    Py_DECREF(hand);
+    if (dtype == NULL) return -1;
+    const int bad = as_enum_value(dtype, "table_dtype", &attr->table_dtype);
+    Py_DECREF(dtype);
+    if (bad < 0) return -1;
+    if (PyObject_GetBuffer(table, view, PyBUF_C_CONTIGUOUS | (op->table_writes ? PyBUF_WRITABLE : 0)) < 0)
+        return -1;
+    const size_t size = pto_dtype_size((pto_dtype)attr->table_dtype);
+    attr->table = view->buf;
+    attr->table_elements = size != 0 ? (size_t)view->len / size : 0;
+    return 0;
+}
+
 /* An operation's METH_FASTCALL | METH_KEYWORDS function, given its table entry. */
 static PyObject *run_operation(const operation_def *op, PyObject *const *args, Py_ssize_t nargs,
                                PyObject *kwnames) {
-    PyObject *a[MAX_OPERANDS + MAX_ATTRS];
-    const Py_ssize_t nmax = op->tiles + attr_count(op->attr);
+    PyObject *a[MAX_OPERANDS + MAX_ATTRS + 1];
+    const Py_ssize_t nmax = op->tiles + attr_count(op->attr) + (op->table_at >= 0);
     if (parse_fastcall(op->name, op->names, op->required, nmax, args, nargs, kwnames, a) < 0) return NULL;
     attr_value attr = op->attr_default;
     if (op->attr != ATTR_NONE && a[op->attr_at] != NULL && attr_arg(op, a[op->attr_at], &attr) < 0) return NULL;
@@ -182,16 +211,29 @@ static PyObject *run_operation(const operation_def *op, PyObject *const *args, P
     PyObject *tiles[MAX_OPERANDS];
     const char *tile_names[MAX_OPERANDS];
     for (Py_ssize_t i = 0, k = 0; i < nmax; ++i) {
-        if (i >= op->attr_at && i < op->attr_at + attr_args) continue;
+        if ((i >= op->attr_at && i < op->attr_at + attr_args) || i == op->table_at) continue;
         tiles[k] = a[i];
         tile_names[k++] = op->names[i];
     }
+    /* The table's dtype is its first tile's (dst, or mscatter's src). */
+    Py_buffer view;
+    if (op->table_at >= 0 && table_operand(op, a[op->table_at], tiles[0], &view, &attr) < 0) return NULL;
     operands ops;
-    if (collect_operands(op->cname, tile_names, tiles, (int)op->tiles, &ops) < 0) return NULL;
+    if (collect_operands(op->cname, tile_names, tiles, (int)op->tiles, &ops) < 0) {
+        if (op->table_at >= 0) PyBuffer_Release(&view);
+        return NULL;
+    }
     pto_status s;
     double result = 0;
     attr.out = &result;
     RUN_OPERATION(s, ops, op->call(ops.handle, attr));
+    if (op->table_at >= 0) PyBuffer_Release(&view);
+    if (op->table_writes) { /* the table written: no tile result */
+        if (s != PTO_OK) raise_status(s);
+        unpin_operands(&ops);
+        if (s != PTO_OK) return NULL;
+        Py_RETURN_NONE;
+    }
     if (op->attr == ATTR_INDEX_OUT) { /* a row with no tile result: its value */
         if (s != PTO_OK) raise_status(s);
         unpin_operands(&ops);

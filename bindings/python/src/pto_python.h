@@ -82,7 +82,7 @@ extern PyMethodDef operation_methods[];
 /* thread_settings.c: the cube modes, per OS thread */
 extern PyMethodDef thread_settings_methods[];
 
-/* hand_ops.c: mgather, mscatter (a table in memory), tquant_mx, tquant_hif4, tmatmul_mx_hif4 */
+/* hand_ops.c: mgather_oob, mscatter_ex (a table in memory, with modes), tquant_mx, tquant_hif4 */
 extern PyMethodDef hand_op_methods[];
 
 /* program.c */

@@ -197,6 +197,21 @@ def test_mgather_and_mscatter():
     assert out.tolist() == [1, 0, 4, 0, 0, 3, 0, 0]
 
 
+def test_mgather_and_mscatter_are_rows():
+    # Generated from their rows of src/operations.def (a Table / TableDst
+    # operand), not bound by hand: the extension's functions themselves,
+    # keywords as the rows name them, mscatter returning None.
+    assert pto.mgather is pto._pto.mgather and pto.mscatter is pto._pto.mscatter
+    assert "table" in pto.mgather.__doc__.split("\n")[0]
+    table = np.arange(8, dtype=np.float32)
+    dst = pto.Tile(D.FLOAT32, 1, 2)
+    idx = pto.Tile.from_numpy(np.array([[6, 1]], np.int32))
+    assert pto.mgather(dst=dst, table=table, indices=idx, coalesce=pto.Coalesce.ELEM) is dst
+    assert dst.numpy().tolist() == [[6.0, 1.0]]
+    assert pto.mscatter(table=table, src=pto.Tile.from_numpy(np.array([[-1, -2]], np.float32)), indices=idx) is None
+    assert table.tolist() == [0, -2, 2, 3, 4, 5, -1, 7]
+
+
 def test_table_checks():
     dst = pto.Tile(D.FLOAT32, 1, 4)
     idx = pto.Tile.from_numpy(np.array([[0, 1, 2, 3]], np.int32))

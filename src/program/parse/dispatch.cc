@@ -290,9 +290,11 @@ void ReadTableOperation(Parser& p, const Token& op, const Results& results) {
     desc = ops::FindOp(underscored.data(), underscored.size());
   }
   // A NoText row (tmatmul_mx_hif4) is no operation of the text; its pto.
-  // names are refused by rows above. A NoDst row (tgetval) has its own form
-  // above, pto.<mnemonic> only.
-  if (desc != nullptr && ops::HasTrait(*desc, PTO_TRAIT_NoText | PTO_TRAIT_NoDst)) desc = nullptr;
+  // names are refused by rows above. A NoDst row (tgetval) and a Table row
+  // (mgather, mscatter: a view is their table) have their own forms above,
+  // pto.<mnemonic> only.
+  if (desc != nullptr && ops::HasTrait(*desc, PTO_TRAIT_NoText | PTO_TRAIT_NoDst | PTO_TRAIT_Table))
+    desc = nullptr;
   if (mnemonic == "tsel") return p.forms().ParseTsel(op, results);
   if (mnemonic == "trandom") return p.forms().ParseRandom(op, results);
   if (mnemonic == "tquant" && desc != nullptr) return p.forms().ParseTQuant(op, results, *desc);

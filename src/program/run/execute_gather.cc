@@ -38,11 +38,11 @@ pto_status Block::GlobalIndex(const Instr& in) {
   ops::GlobalModes modes;
   modes.atomic = in.attr >> 4;
   const pto_status status = scatter
-                                ? ops::CheckMscatter(table, tile, indices, coalesce, p_.profile, modes)
-                                : ops::CheckMgather(tile, table, indices, coalesce, p_.profile);
+                                ? ops::CheckGlobalScatter(table, tile, indices, coalesce, p_.profile, modes)
+                                : ops::CheckGlobalGather(tile, table, indices, coalesce, p_.profile);
   if (status != PTO_OK) return Error(in, status, LastError());
-  if (scatter) ops::RunMscatter(table, tile, indices, coalesce, modes.atomic);
-  else ops::RunMgather(tile, table, indices, coalesce);
+  if (scatter) ops::RunGlobalScatter(table, tile, indices, coalesce, modes.atomic);
+  else ops::RunGlobalGather(tile, table, indices, coalesce);
   return PTO_OK;
 }
 

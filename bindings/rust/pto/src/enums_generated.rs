@@ -497,8 +497,9 @@ impl HistByte {
     }
 }
 
-/// How pto_mgather and pto_mscatter index global memory (the pages'
-/// Coalesce; PTOAS's #pto\<coalesce row|elem\>) (the C `pto_coalesce`).
+/// How [`mgather`](crate::mgather) and [`mscatter`](crate::mscatter) index
+/// global memory (the pages' Coalesce; PTOAS's #pto\<coalesce row|elem\>)
+/// (the C `pto_coalesce`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Coalesce {
     /// One index per tile row: a whole table row of the tile's valid

@@ -150,58 +150,6 @@ fn table_dtype<T: Storage>(tile: *mut sys::pto_tile) -> sys::pto_dtype {
     }
 }
 
-/// MGATHER (`pto_mgather`): dst's valid region from `table`, a slice of dst's
-/// element encoding (`i8` ... `f32`, `u16` for `Float16` and `BFloat16`), by
-/// index: [`Coalesce::Elem`], dst(i, j) = `table[indices(i, j)]`;
-/// [`Coalesce::Row`], dst's row i = table row indices(i) (rows of dst's valid
-/// cols elements; indices 1 x R or R x 1). `indices` is an `Int32` or
-/// `Uint32` tile. Every index is checked before anything is read or written:
-/// one past the table gives [`ErrorKind::OutOfRange`](crate::ErrorKind)
-/// naming it, and dst is unchanged. Written here, not generated: the table is
-/// memory, not a tile.
-pub fn mgather<T: Storage>(
-    dst: &mut impl Operand,
-    table: &[T],
-    indices: &impl Operand,
-    coalesce: Coalesce,
-) -> Result<()> {
-    let d = dst.as_ptr();
-    check(unsafe {
-        sys::pto_mgather(
-            d,
-            table.as_ptr() as *const std::os::raw::c_void,
-            table.len() as sys::size_t,
-            table_dtype::<T>(d),
-            indices.as_ptr(),
-            coalesce.raw(),
-        )
-    })
-}
-
-/// MSCATTER (`pto_mscatter`): src's valid region into `table`, in place, by
-/// index (as [`mgather`]); no other table element is written, and of two
-/// writers of one element the last in row-major order wins. Every index is
-/// checked first: one out of range gives
-/// [`ErrorKind::OutOfRange`](crate::ErrorKind) and the table is unchanged.
-pub fn mscatter<T: Storage>(
-    table: &mut [T],
-    src: &impl Operand,
-    indices: &impl Operand,
-    coalesce: Coalesce,
-) -> Result<()> {
-    let s = src.as_ptr();
-    check(unsafe {
-        sys::pto_mscatter(
-            table.as_mut_ptr() as *mut std::os::raw::c_void,
-            table.len() as sys::size_t,
-            table_dtype::<T>(s),
-            s,
-            indices.as_ptr(),
-            coalesce.raw(),
-        )
-    })
-}
-
 /// MGATHER with the page's GatherOOB (`pto_mgather_oob`): as [`mgather`],
 /// except that an index past the table (its rows under [`Coalesce::Row`], its
 /// elements under [`Coalesce::Elem`]; an index read as a `u32`) is clamped to

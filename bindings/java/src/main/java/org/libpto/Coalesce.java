@@ -2,8 +2,8 @@
 package org.libpto;
 
 /**
- * How pto_mgather and pto_mscatter index global memory (the pages' Coalesce; PTOAS's
- * #pto&lt;coalesce row|elem&gt;) (the C enum {@code pto_coalesce}).
+ * How {@link Pto#mgather} and {@link Pto#mscatter} index global memory (the pages' Coalesce;
+ * PTOAS's #pto&lt;coalesce row|elem&gt;) (the C enum {@code pto_coalesce}).
  */
 public enum Coalesce {
     /** One index per tile row: a whole table row of the tile's valid cols. */

@@ -2915,6 +2915,73 @@ public final class Pto {
     }
 
     /**
+     * MGATHER ({@code pto_mgather}): dst's valid region from a table in memory by row or
+     * element index, every index checked.
+     * <p>dst's dtypes: HOST all; A2A3 all; A5 all.
+     * <p>{@code table} is a table in the caller's memory, elements of dst's dtype, read;
+     * every index is checked before anything is read or written.
+     */
+    public static void mgather(Tile dst, java.nio.ByteBuffer table, Tile indices, Coalesce coalesce) {
+        if (coalesce == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.mgather: coalesce is null");
+        }
+        try {
+            Tile.handleOf(dst, "Pto.mgather", "dst");
+            DType dtype = dst == null ? DType.INT8 : dst.dtype();
+            PtoNative.pto_mgather(Tile.handleOf(dst, "Pto.mgather", "dst"),
+                    table,
+                    tableElements(table, dtype),
+                    dtype.code(),
+                    Tile.handleOf(indices, "Pto.mgather", "indices"),
+                    coalesce.code());
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(indices);
+            Reference.reachabilityFence(table);
+        }
+    }
+
+    /** {@code mgather} with {@link Coalesce#ELEM}. */
+    public static void mgather(Tile dst, java.nio.ByteBuffer table, Tile indices) {
+        mgather(dst, table, indices, Coalesce.ELEM);
+    }
+
+    /**
+     * MSCATTER ({@code pto_mscatter}): src's valid region into a table in memory by row or
+     * element index, the last writer winning.
+     * <p>src's dtypes: HOST all; A2A3 all; A5 all.
+     * <p>{@code table} is a table in the caller's memory, elements of src's dtype, written
+     * in place; every index is checked before anything is read or written.
+     */
+    public static void mscatter(java.nio.ByteBuffer table, Tile src, Tile indices, Coalesce coalesce) {
+        if (coalesce == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.mscatter: coalesce is null");
+        }
+        if (table != null && table.isReadOnly()) {
+            throw new java.nio.ReadOnlyBufferException();
+        }
+        try {
+            Tile.handleOf(src, "Pto.mscatter", "src");
+            DType dtype = src == null ? DType.INT8 : src.dtype();
+            PtoNative.pto_mscatter(table,
+                    tableElements(table, dtype),
+                    dtype.code(),
+                    Tile.handleOf(src, "Pto.mscatter", "src"),
+                    Tile.handleOf(indices, "Pto.mscatter", "indices"),
+                    coalesce.code());
+        } finally {
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(indices);
+            Reference.reachabilityFence(table);
+        }
+    }
+
+    /** {@code mscatter} with {@link Coalesce#ELEM}. */
+    public static void mscatter(java.nio.ByteBuffer table, Tile src, Tile indices) {
+        mscatter(table, src, indices, Coalesce.ELEM);
+    }
+
+    /**
      * SETFMATRIX ({@code pto_setfmatrix}): the thread's img2col feature-map register
      * (height, width, four pads).
      * <p>A setting of the calling OS thread: later instructions on the same thread read it,
@@ -3083,61 +3150,6 @@ public final class Pto {
         } finally {
             Reference.reachabilityFence(dst);
             Reference.reachabilityFence(src);
-        }
-    }
-
-    /**
-     * MGATHER ({@code pto_mgather}): dst's valid region from {@code table}, a direct ByteBuffer
-     * holding elements of dst's dtype in native byte order (all of its capacity, whatever its
-     * position and limit), by index: {@link Coalesce#ELEM}, dst(i, j) = table[indices(i, j)];
-     * {@link Coalesce#ROW}, dst's row i = table row indices(i) (rows of dst's valid cols
-     * elements; indices 1 x R or R x 1). indices is an INT32 or UINT32 tile. Every index is
-     * checked before anything is read or written: one past the table throws OUT_OF_RANGE naming
-     * it, and dst is unchanged. Written by hand: the table is memory, not a tile.
-     *
-     * @throws IllegalArgumentException for a ByteBuffer that is not direct
-     */
-    public static void mgather(Tile dst, java.nio.ByteBuffer table, Tile indices, Coalesce coalesce) {
-        if (coalesce == null) {
-            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.mgather: coalesce is null");
-        }
-        try {
-            long d = Tile.handleOf(dst, "Pto.mgather", "dst");
-            DType dtype = dst == null ? DType.INT8 : dst.dtype();
-            PtoNative.pto_mgather(d, table, tableElements(table, dtype), dtype.code(),
-                    Tile.handleOf(indices, "Pto.mgather", "indices"), coalesce.code());
-        } finally {
-            Reference.reachabilityFence(dst);
-            Reference.reachabilityFence(indices);
-            Reference.reachabilityFence(table);
-        }
-    }
-
-    /**
-     * MSCATTER ({@code pto_mscatter}): src's valid region into {@code table}, a writable direct
-     * ByteBuffer of src's dtype (as {@link #mgather}), in place, by index; no other table element
-     * is written, and of two writers of one element the last in row-major order wins. Every index
-     * is checked first: one out of range throws OUT_OF_RANGE and the table is unchanged.
-     *
-     * @throws java.nio.ReadOnlyBufferException for a read-only table
-     * @throws IllegalArgumentException for a ByteBuffer that is not direct
-     */
-    public static void mscatter(java.nio.ByteBuffer table, Tile src, Tile indices, Coalesce coalesce) {
-        if (coalesce == null) {
-            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.mscatter: coalesce is null");
-        }
-        if (table != null && table.isReadOnly()) {
-            throw new java.nio.ReadOnlyBufferException();
-        }
-        try {
-            long s = Tile.handleOf(src, "Pto.mscatter", "src");
-            DType dtype = src == null ? DType.INT8 : src.dtype();
-            PtoNative.pto_mscatter(table, tableElements(table, dtype), dtype.code(), s,
-                    Tile.handleOf(indices, "Pto.mscatter", "indices"), coalesce.code());
-        } finally {
-            Reference.reachabilityFence(src);
-            Reference.reachabilityFence(indices);
-            Reference.reachabilityFence(table);
         }
     }
 
