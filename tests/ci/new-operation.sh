@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # src/README.md says what a new instruction costs in hand-edited files; this
-# step holds the tree to it. In a scratch copy it adds three dummies, each
+# step holds the tree to it. In a scratch copy it adds four dummies, each
 # through the files src/README.md names, and regenerates what is committed
 # with its one command:
 #   tscratch       a Binary row (dst = |src0 - src1|): 6 files
@@ -11,6 +11,8 @@
 #                  dispatch), its own CMocka test file and a text form its
 #                  test runs (dst = scalar * src0 + src1, rounded once): at
 #                  most 11 files
+#   tscratch_table two tile results (Dst, Dst1), a scalar out-parameter (Out)
+#                  and a table in memory (Table), no text form: at most 11 files
 # After each it checks that every changed file is a hand-edited or a
 # regenerated one, that the hand-edited ones are no more than the count, and
 # that each regenerated file is exactly what the regeneration makes of the
@@ -18,7 +20,7 @@
 # file fails). Then it builds with the bindings, runs the core tests that
 # iterate the operations, the dummy's own test, the program tests, the
 # fuzzers' corpus replays, the Python and Rust suites, and asserts that the
-# new rows ran in C, programs, Python and Rust and are bound in Go.
+# new rows ran in C, programs, Python and Rust and are bound in Go and Java.
 # Usage: tests/ci/new-operation.sh [SCRATCH_DIR]   (default: build-ci/new-operation)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -154,13 +156,29 @@ regenerate
 check_changes tscratch_fma with-pick 11 "CHANGELOG.md docs/profiles.md include/pto_c.h
 src/kernels/kernels.h src/kernels/scratch_fma.cc src/meson.build src/operations.def src/ops/fused.cc
 tests/meson.build tests/test_scratch_fma.c" "$generated"
+cp -a "$tree" "$scratch/with-fma"
+
+# ---- a Special row with two tile results, a scalar out-parameter and a table in memory ----
+cat "$data/tscratch_table.def" >> src/operations.def
+insert include/pto_c.h '/* ------------------------------------------------------------------------ */\n/* Data movement' \
+  "$data/tscratch_table.h"
+insert docs/profiles.md '\nEach list is the page' "$data/tscratch_table-profiles.md"
+insert CHANGELOG.md "\n## 0.4.0" "$data/tscratch_table-changelog.md"
+# Its check and run in the src/ops/ file of its group, element_access.
+insert src/ops/element_access.cc "}  // namespace ops" "$data/tscratch_table-ops.cc"
+cp "$data/test_scratch_table.c" tests/test_scratch_table.c
+sed -i "s|^  \['ternary', 120, 0\],|  ['ternary', 120, 0],\n  ['scratch_table', 120, 0],|" tests/meson.build
+grep -q "'scratch_table', 120" tests/meson.build || { echo 'new-operation: scratch_table not added to tests/meson.build' >&2; exit 1; }
+regenerate
+check_changes tscratch_table with-fma 11 "CHANGELOG.md docs/profiles.md include/pto_c.h
+src/operations.def src/ops/element_access.cc tests/meson.build tests/test_scratch_table.c" "$generated"
 
 # ---- build and test ----
 # The plumbing is under test, not the SIMD paths: the baseline target only.
 meson setup "$scratch/build" -Dbindings=enabled -Dbench=false -Dsimd_targets=baseline >/dev/null
 meson compile -C "$scratch/build" >/dev/null
 meson test -C "$scratch/build" --print-errorlogs --num-processes 2 \
-  ops errors profiles placement program kernel_coverage float_env alloc_failure scratch_fma \
+  ops errors profiles placement program kernel_coverage float_env alloc_failure scratch_fma scratch_table \
   fuzz-corpus-replay fuzz-program-corpus-replay \
   'bindings match src/operations.def' 'bindings match the enums of include/pto_c.h'
 meson test -C "$scratch/build" --print-errorlogs --num-processes 2 --suite python --suite rust
@@ -179,10 +197,14 @@ grep -q 'pub fn tscratch_fma' bindings/rust/pto/src/ops_generated.rs
 grep -q 'func TScratch(' bindings/go/ops_generated.go
 grep -q 'func TScratchPick(' bindings/go/ops_generated.go
 grep -q 'func TScratchFma(' bindings/go/ops_generated.go
+grep -q 'pub fn tscratch_table<T: Storage>(' bindings/rust/pto/src/ops_generated.rs
+grep -q 'func TScratchTable\[T Storage\](' bindings/go/ops_generated.go
+grep -q 'public static double tscratchTable(Tile dst, java.nio.ByteBuffer table' \
+  bindings/java/src/main/java/org/libpto/Pto.java
 grep -q 'ScratchPick' bindings/go/enums_generated.go
 # The interpreter meson built the extension for (the one its pytest suite runs).
 python=$(meson introspect --tests "$scratch/build" |
            python3 -c 'import json, sys; print(next(t["cmd"][0] for t in json.load(sys.stdin) if t["name"] == "pytest"))')
 PYTHONPATH="$scratch/build/bindings/python" "$python" "$data/check.py"
-echo "new-operation: tscratch, tscratch_pick and tscratch_fma built, bound and tested in C, programs," \
-     "Python and Rust"
+echo "new-operation: tscratch, tscratch_pick, tscratch_fma and tscratch_table built, bound and tested" \
+     "in C, programs (but tscratch_table: no text form), Python and Rust"

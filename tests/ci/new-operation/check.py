@@ -1,4 +1,4 @@
-"""The three dummy rows from Python: the generated calls, the generated enum,
+"""The four dummy rows from Python: the generated calls, the generated enum,
 a refusal's message, and the Special row's text form."""
 import numpy as np
 
@@ -25,3 +25,10 @@ assert (out["d"] == [[2, -3, 0.5, 9]]).all(), out
 # The dummy with a kernel of its own: scalar * a + b, rounded once.
 with pto.Tile(pto.DType.FLOAT32, 1, 4) as d:
     assert (pto.tscratch_fma(d, a, b, 2.0).numpy() == [[14, -3, -1, 18.5]]).all()
+# The dummy with two tile results, a value and a table in memory (a numpy
+# array): dst = src + table[index], dst1 = src * table[index], the value.
+table = np.array([0.5, -3, 4, 8], dtype=np.float32)
+with pto.Tile(pto.DType.FLOAT32, 1, 4) as d, pto.Tile(pto.DType.FLOAT32, 1, 4) as d1:
+    assert pto.tscratch_table(d, table, a, d1, 2) == 4.0
+    assert (d.numpy() == [[6, 1, 4.5, 13]]).all()
+    assert (d1.numpy() == [[8, -12, 2, 36]]).all()
