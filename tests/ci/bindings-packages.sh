@@ -14,7 +14,7 @@ cd "$root"
 prefix=$work/prefix
 rm -rf "$prefix" "$work/out"
 [ -d "$work/build" ] || meson setup "$work/build" --prefix "$prefix" \
-  -Dtests=false -Dbench=false -Dbindings=disabled -Dsimd_targets=baseline
+  -Dtests=false -Dbench=false -Dbindings=disabled -Dsimd_targets=baseline -Dmpi=disabled -Druntime=disabled
 meson configure "$work/build" --prefix "$prefix"
 meson install -C "$work/build" --quiet
 
@@ -26,8 +26,9 @@ export LD_LIBRARY_PATH=$libdir
 echo "libpto installed in $prefix (libdir $libdir)"
 
 # The packages' mechanics are under test here, not the kernels: both
-# libraries are built for their baseline SIMD target only.
-PTO_CROSS_MESON_ARGS=-Dsimd_targets=baseline bindings/publish-local.sh "$work/out"
+# libraries (x86-64 and aarch64) are built for their baseline SIMD target
+# only, and without libpto-mpi and libpto-runtime, which no binding loads.
+PTO_CROSS_MESON_ARGS="-Dsimd_targets=baseline -Dmpi=disabled -Druntime=disabled" bindings/publish-local.sh "$work/out"
 tests/packaging/check-user-projects.sh "$work/out"
 # The jar's two platforms: ELF aarch64 natives exporting the contract, and
 # the Java quickstart on Debian's arm64 JRE under qemu-aarch64.

@@ -176,16 +176,22 @@ src/operations.def src/ops/element_access.cc tests/meson.build tests/test_scratc
 # ---- build and test ----
 # The plumbing is under test, not the SIMD paths: the baseline target only.
 meson setup "$scratch/build" -Dbindings=enabled -Dbench=false -Dsimd_targets=baseline >/dev/null
-meson compile -C "$scratch/build" >/dev/null
+# Only what the checks below run is built: meson test builds the programs of
+# the tests it runs (not the other C tests, the ABI probe or the tools), and
+# test_ops and test_program run once, directly, below.
+meson compile -C "$scratch/build" tests/test_ops tests/test_program >/dev/null
 meson test -C "$scratch/build" --print-errorlogs --num-processes 2 \
-  ops errors profiles placement program kernel_coverage float_env alloc_failure scratch_fma scratch_table \
+  errors profiles placement kernel_coverage float_env alloc_failure scratch_fma scratch_table \
   fuzz-corpus-replay fuzz-program-corpus-replay \
   'bindings match src/operations.def' 'bindings match the enums of include/pto_c.h'
 meson test -C "$scratch/build" --print-errorlogs --num-processes 2 --suite python --suite rust
-# Each iterating test ran the new elementwise row, not just passed without it.
-"$scratch/build/tests/test_ops" > "$scratch/test_ops.log" 2>&1
+# test_ops and test_program pass, and each ran the new elementwise row, not
+# just passed without it.
+"$scratch/build/tests/test_ops" > "$scratch/test_ops.log" 2>&1 || {
+  tail -n 60 "$scratch/test_ops.log"; echo "new-operation: test_ops failed"; exit 1; }
 grep -q '^\[       OK \] tscratch (HOST dtypes)' "$scratch/test_ops.log"
-"$scratch/build/tests/test_program" > "$scratch/test_program.log" 2>&1
+"$scratch/build/tests/test_program" > "$scratch/test_program.log" 2>&1 || {
+  tail -n 60 "$scratch/test_program.log"; echo "new-operation: test_program failed"; exit 1; }
 grep -q 'computed the C call' "$scratch/test_program.log"
 # Both rows in every binding.
 grep -q 'def tscratch(' "$scratch/build/bindings/python/pto/_pto.pyi"
