@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 143 operations of libpto's table (src/operations.def), by group, in
+ * The 144 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -19,7 +19,7 @@
  *   elementwise tile-scalar (16): tadds, tsubs, tmuls, tdivs,
  *     tdivs_scalar_by_tile, tmaxs, tmins, trems, tlrelu, tands, tors,
  *     txors, tshls, tshrs, tfmods, tpows
- *   fill (3): texpands, tci, ttri
+ *   fill (4): texpands, tci, ttri, trandom
  *   reductions (10): trowsum, trowmax, trowmin, tcolsum, tcolmax, tcolmin,
  *     trowprod, tcolprod, tpairreducesum, thistogram
  *   index reductions (4): trowargmax, trowargmin, tcolargmax, tcolargmin
@@ -49,10 +49,10 @@
  * Five are settings of the calling thread (src/settings.def), which later
  * instructions read: setfmatrix, set_img2col_padding, set_img2col_rpt,
  * set_quant_scalar and set_quant_vector.
- * Outside those tables, bound by hand: pto_trandom (key and counter words),
- * pto_tmrgsort_lists (counts besides dst), pto_timg2col (a configuration
- * struct and per-thread registers), pto_tquant_mx (exp, max and scaling
- * besides dst) and pto_tquant_hif4 (exp, max and scaling besides dst).
+ * Outside those tables, bound by hand: pto_tmrgsort_lists (counts besides
+ * dst), pto_timg2col (a configuration struct and per-thread registers),
+ * pto_tquant_mx (exp, max and scaling besides dst) and pto_tquant_hif4 (exp,
+ * max and scaling besides dst).
  * ops-families:end
  *
  * Conventions shared by every function below:

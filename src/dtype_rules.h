@@ -135,7 +135,6 @@ enum class OpDtypes {
   kQuantSrc,          // tquant's src
   kDequantSrc,        // tdequant's src
   kQuantParam,        // tquant's and tdequant's scale and offset, tquant's tmp
-  kTrandom,           // pto_trandom's dst (not a row: key and counter words)
   kTimg2col,          // pto_timg2col's dst (not a row: a configuration struct)
   kGlobalIndices,     // mgather's and mscatter's index tiles
   kCount
@@ -190,10 +189,6 @@ inline constexpr OpDtypeRule kOpDtypeRules[] = {
     // the quantisation parameters (and tquant's tmp): FLOAT32 (the pages)
     {OpDtypes::kQuantParam,
      {PTO_DTYPE_LIST(FLOAT32), PTO_DTYPE_LIST(FLOAT32), PTO_DTYPE_LIST(FLOAT32)}, ""},
-    // trandom: int32_t, uint32_t on A5 (the page, a5/TRandom.hpp); A2A3 has no
-    // implementation; HOST as A5
-    {OpDtypes::kTrandom,
-     {PTO_DTYPE_LIST(INT32, UINT32), PTO_DTYPE_LIST(NONE), PTO_DTYPE_LIST(INT32, UINT32)}, ""},
     // timg2col: the static_asserts of a2a3/ and a5/ TImg2col.hpp (the page's
     // lists); HOST as A5
     {OpDtypes::kTimg2col,

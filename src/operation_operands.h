@@ -24,6 +24,11 @@
  *                      (mscatter's), in dst's place first: `void *name` and
  *                      the same two; the row's flags PTO_TRAIT_Table and
  *                      PTO_TRAIT_NoDst (no tile result)
+ *   Words2(name)       two 32-bit words the row reads (trandom's key):
+ *   Words4(name)       or four (its counter): `uint32_t name0`, `uint32_t
+ *                      name1` ... after the tiles, before the attribute's
+ *                      arguments, stored in order in Operands::words; the
+ *                      bindings take an array of that many words
  * PTO_OPERANDS_EACH(M, list) expands M(position, Role, name) for each
  * operand of a row's list, position counting from 0 (dst). The helpers
  * below are what the table and the tests read from a list. */
@@ -46,6 +51,8 @@
 #define PTO_OPERANDS_SPLIT_SrcOnly(name) SrcOnly, name
 #define PTO_OPERANDS_SPLIT_Table(name) Table, name
 #define PTO_OPERANDS_SPLIT_TableDst(name) TableDst, name
+#define PTO_OPERANDS_SPLIT_Words2(name) Words2, name
+#define PTO_OPERANDS_SPLIT_Words4(name) Words4, name
 #define PTO_OPERANDS_APPLY_(M, position, ...) PTO_OPERANDS_APPLY2_(M, position, __VA_ARGS__)
 #define PTO_OPERANDS_APPLY2_(M, position, role, name) M(position, role, name)
 #define PTO_OPERANDS_ONE_(M, position, item) \
@@ -88,6 +95,8 @@
 #define PTO_OPERANDS_IS_SOURCE_SrcOnly 1
 #define PTO_OPERANDS_IS_SOURCE_Table 0
 #define PTO_OPERANDS_IS_SOURCE_TableDst 0
+#define PTO_OPERANDS_IS_SOURCE_Words2 0
+#define PTO_OPERANDS_IS_SOURCE_Words4 0
 #define PTO_OPERANDS_SOURCE_ONE_(position, role, name) +PTO_OPERANDS_IS_SOURCE_##role
 #define PTO_OPERANDS_SOURCE_COUNT(list) (0 PTO_OPERANDS_EACH(PTO_OPERANDS_SOURCE_ONE_, list))
 
@@ -100,6 +109,8 @@
 #define PTO_OPERANDS_NAME_SrcOnly(name) #name,
 #define PTO_OPERANDS_NAME_Table(name)
 #define PTO_OPERANDS_NAME_TableDst(name)
+#define PTO_OPERANDS_NAME_Words2(name)
+#define PTO_OPERANDS_NAME_Words4(name)
 #define PTO_OPERANDS_NAME_ONE_(position, role, name) PTO_OPERANDS_NAME_##role(name)
 #define PTO_OPERANDS_SOURCE_NAMES(list) PTO_OPERANDS_EACH(PTO_OPERANDS_NAME_ONE_, list)
 
@@ -113,6 +124,8 @@
 #define PTO_OPERANDS_TMP_SrcOnly 0
 #define PTO_OPERANDS_TMP_Table 0
 #define PTO_OPERANDS_TMP_TableDst 0
+#define PTO_OPERANDS_TMP_Words2 0
+#define PTO_OPERANDS_TMP_Words4 0
 #define PTO_OPERANDS_TMP_ONE_(position, role, name) +PTO_OPERANDS_TMP_##role
 #define PTO_OPERANDS_TMP(list) (0 PTO_OPERANDS_EACH(PTO_OPERANDS_TMP_ONE_, list))
 
@@ -126,6 +139,8 @@
 #define PTO_OPERANDS_TRAIT_SrcOnly PTO_TRAIT_NoDst
 #define PTO_OPERANDS_TRAIT_Table PTO_TRAIT_Table
 #define PTO_OPERANDS_TRAIT_TableDst (PTO_TRAIT_Table | PTO_TRAIT_NoDst)
+#define PTO_OPERANDS_TRAIT_Words2 0u
+#define PTO_OPERANDS_TRAIT_Words4 0u
 #define PTO_OPERANDS_TRAIT_ONE_(position, role, name) | PTO_OPERANDS_TRAIT_##role
 #define PTO_OPERANDS_TRAITS(list) (0u PTO_OPERANDS_EACH(PTO_OPERANDS_TRAIT_ONE_, list))
 
@@ -153,6 +168,9 @@
 #define PTO_OPERANDS_PARAM_Tmp(name, position) , pto_tile* name
 #define PTO_OPERANDS_PARAM_OptionalTmp(name, position) , pto_tile* name
 #define PTO_OPERANDS_PARAM_Dst1(name, position) , pto_tile* name
+#define PTO_OPERANDS_PARAM_Words2(name, position) , uint32_t name##0, uint32_t name##1
+#define PTO_OPERANDS_PARAM_Words4(name, position) \
+  , uint32_t name##0, uint32_t name##1, uint32_t name##2, uint32_t name##3
 #define PTO_OPERANDS_PARAM_ONE_(position, role, name) PTO_OPERANDS_PARAM_##role(name, position)
 #define PTO_OPERANDS_PARAMS(list) PTO_OPERANDS_EACH(PTO_OPERANDS_PARAM_ONE_, list)
 #define PTO_OPERANDS_STORE_Dst(name, position) o.dst = name;
@@ -167,9 +185,17 @@
   o.table = {const_cast<void*>(name), name##_elements, pto::RawEnumValue(name##_dtype)};
 #define PTO_OPERANDS_STORE_TableDst(name, position) \
   o.table = {name, name##_elements, pto::RawEnumValue(name##_dtype)};
+/* The words in order (Operands::words; word_slot_ counts them). */
+#define PTO_OPERANDS_STORE_Words2(name, position) \
+  o.words[word_slot_++] = name##0;                \
+  o.words[word_slot_++] = name##1;
+#define PTO_OPERANDS_STORE_Words4(name, position) \
+  PTO_OPERANDS_STORE_Words2(name, position) o.words[word_slot_++] = name##2; \
+  o.words[word_slot_++] = name##3;
 #define PTO_OPERANDS_STORE_ONE_(position, role, name) PTO_OPERANDS_STORE_##role(name, position)
-#define PTO_OPERANDS_STORE(list)  \
-  int source_slot_ = 0;           \
-  PTO_OPERANDS_EACH(PTO_OPERANDS_STORE_ONE_, list) (void)source_slot_;
+#define PTO_OPERANDS_STORE(list)                                 \
+  int source_slot_ = 0, word_slot_ = 0;                          \
+  PTO_OPERANDS_EACH(PTO_OPERANDS_STORE_ONE_, list)(void) source_slot_; \
+  (void)word_slot_;
 
 #endif /* PTO_OPERATION_OPERANDS_H_ */

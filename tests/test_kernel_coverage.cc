@@ -453,7 +453,7 @@ const SpecialRun kSpecialRuns[] = {
     {OpDtypes::kScatterIndices, RunScatter},
     {OpDtypes::kTSetVal, RunElementAccess},
     {OpDtypes::kTGetVal, RunElementAccess},
-    {OpDtypes::kTrandom, RunRandom},
+    {OpDtypes::kTRandom, RunRandom},
     {OpDtypes::kTimg2col, RunImg2col},
     {OpDtypes::kMGather, RunGlobalGather},
     {OpDtypes::kMScatter, RunGlobalScatter},

@@ -154,6 +154,33 @@ static void test_rows_continue(void **state) {
     TILES_DESTROY(two, one);
 }
 
+/* trandom is a row of the operation table (fill): its key and counter are
+ * Words2 and Words4 operands, rounds the attribute kind Rounds. The tests'
+ * generic call passes the words 1, 2 and 3, 4, 5, 6 and the row's Test
+ * rounds, 10: the same words as the reference, under A2A3 refused by dtype. */
+static void test_random_row(void **state) {
+    (void)state;
+    const op_info *row = op_row(OP_TRANDOM);
+    assert_int_equal(row->family, OP_FAMILY_SPECIAL);
+    assert_int_equal(row->source_count, 0);
+    assert_int_equal(row->attr, OP_ATTR_Rounds);
+    const uint32_t key[2] = {1, 2}, ctr[4] = {3, 4, 5, 6};
+    pto_tile *t = tile_new(PTO_UINT32, 3, 16, 2, 12);
+    rng r = {7};
+    tile_fill(t, &r, GEN_ANY);
+    uint64_t *before = tile_snapshot(t);
+    assert_int_equal(op_call(OP_TRANDOM, PTO_POW_DEFAULT, t, NULL, NULL, NULL), PTO_OK);
+    for (uint32_t i = 0; i < 3; ++i)
+        for (uint32_t j = 0; j < 16; ++j)
+            assert_int_equal(tile_get(t, i, j), i < 2 && j < 12 ? expected_word(key, ctr, 10, 12, i, j)
+                                                                : before[(size_t)i * 16 + j]);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A2A3), PTO_OK);
+    assert_int_equal(op_call(OP_TRANDOM, PTO_POW_DEFAULT, t, NULL, NULL, NULL), PTO_ERR_UNSUPPORTED_DTYPE);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    free(before);
+    pto_tile_destroy(t);
+}
+
 static void test_rules(void **state) {
     (void)state;
     pto_tile *u32 = tile_new(PTO_UINT32, 2, 64, 2, 64);
@@ -260,6 +287,7 @@ int main(void) {
         cmocka_unit_test(test_known_answers),
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_rows_continue),
+        cmocka_unit_test(test_random_row),
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_programs),
     };

@@ -61,6 +61,7 @@ after the operations', and their lines of the documentation's lists.
 import argparse
 import dataclasses
 import difflib
+import itertools
 import pathlib
 import re
 import sys
@@ -97,7 +98,7 @@ class Attr:
 
 ATTRIBUTES_DEF = ROOT / "src" / "attributes.def"
 HEADER_FILE = ROOT / "include" / "pto_c.h"
-ROLES = ("None", "Double", "Index", "Bool", "Enum", "Out", "Flags")
+ROLES = ("None", "Double", "Index", "Bool", "Enum", "Out", "Flags", "Word")
 
 
 def enum_type_name(ctype):
@@ -162,6 +163,13 @@ def argument_attr(role, ctype, c_name, binding_name, default, leads, second, hea
                     go_type="uint", go_value="{}", rust_type="u32", rust_value="{}",
                     java_type="int", java_value="Integer.toUnsignedLong({})",
                     java_default="", java_nullable=False, leads=leads)
+    if role == "Word":
+        # A uint32_t (trandom's rounds): Python's int in [0, 2^32).
+        return Attr(c_name=c_name, py_name=binding_name, py_default=default if default != "_" else "",
+                    py_stub="int", py_kind="", py_c_default="", py_c_value="a.w",
+                    go_type="uint32", go_value="uint({})", rust_type="u32", rust_value="{}",
+                    java_type="int", java_value="Integer.toUnsignedLong({})",
+                    java_default="", java_nullable=False, leads=leads)
     if role == "Out":
         # The C function's result (a double written through the pointer): each
         # binding returns it, Python as a float.
@@ -179,9 +187,10 @@ PY_KINDS = {("Enum",): "ATTR_ENUM", ("Bool",): "ATTR_ENUM", ("Double",): "ATTR_D
             ("Double", "Bool"): "ATTR_DOUBLE_ENUM", ("Index", "Index"): "ATTR_INDEX_PAIR",
             ("Index", "Double"): "ATTR_INDEX_DOUBLE", ("Index",): "ATTR_INDEX",
             ("Enum", "Index"): "ATTR_ENUM_INDEX", ("Index", "Out"): "ATTR_INDEX_OUT",
-            ("Flags",): "ATTR_INDEX"}
+            ("Flags",): "ATTR_INDEX", ("Word",): "ATTR_WORD"}
 PY_FIELDS = {"Double": ("d", "d"), "Index": ("n", "m"), "Bool": ("i", "j"), "Enum": ("i", "j"),
-             "Out": ("out", "out"), "Flags": ("n", "m")}
+             "Out": ("out", "out"), "Flags": ("n", "m"),
+             "Word": ("w", "w")}
 
 
 def parse_attributes(path=ATTRIBUTES_DEF):
@@ -226,6 +235,15 @@ def parse_attributes(path=ATTRIBUTES_DEF):
 # The roles of operations.def's Operands column (src/operation_operands.h):
 # the tile after the sources, by role, as the Tmp it stands for.
 AFTER_SOURCES = {"Tmp": "Required", "OptionalTmp": "Optional", "Dst1": "Required"}
+# 32-bit words after the tiles (trandom's key and counter), by role: how many
+# C parameters (name0, name1 ...) each stands for.
+WORDS_ROLES = {"Words2": 2, "Words4": 4}
+
+
+def words_operands(text):
+    """A row's Words2 / Words4 operands, last in its list: ((name, count), ...)."""
+    return tuple((name, WORDS_ROLES[role]) for role, name in re.findall(r"(\w+)\((\w+)\)", text)
+                 if role in WORDS_ROLES)
 
 
 def parse_operands(text, fail):
@@ -239,6 +257,8 @@ def parse_operands(text, fail):
     items = re.findall(r"(\w+)\((\w+)\)", text)
     if not re.fullmatch(r"\(\s*\w+\(\w+\)(\s*,\s*\w+\(\w+\))*\s*\)", text):
         fail(f"Operands {text!r} are not a parenthesised list of Role(name)")
+    while items and items[-1][0] in WORDS_ROLES:
+        items = items[:-1]
     if len(items) == 1 and items[0][0] == "SrcOnly":
         return [items[0][1]], "None", "", False, None
     table = None
@@ -349,9 +369,6 @@ class HandBound:
 
 
 HAND_BOUND = [
-    HandBound("trandom", "fill", "dst, key0, key1, counter0, counter1, counter2, counter3, rounds",
-              "Philox-4x32 random words from the key and the 128-bit counter, in A5's order, bit for bit",
-              "int32, uint32", "key and counter words", "2 / 0 / 2"),
     HandBound("tmrgsort_lists", "sort", "dst, src0, src1, src2, src3, tmp, exhausted, executed",
               "two to four sorted lists of value-index pairs merged in descending order; how many "
               "pairs each list gave in executed", "float16, float32", "counts besides dst"),
@@ -407,6 +424,7 @@ class Operation:
     table: str = ""       # a Table or TableDst operand's name: a table in the caller's memory
     table_at: int = 0     # its place among the tiles (C order): before tiles[table_at]
     table_writes: bool = False  # TableDst: the row writes the table (no tile result)
+    words: tuple = ()     # Words2 / Words4 operands: ((name, count), ...), after the tiles
 
     @property
     def cname(self):
@@ -427,7 +445,8 @@ class Operation:
         return self.second or "tmp"
 
     def c_arguments(self):
-        return self.arrange(self.tiles, [a.c_name for a in self.attrs], self.table_c_names)
+        return self.arrange(self.tiles, [a.c_name for a in self.attrs], self.table_c_names,
+                            lambda name, count: [f"{name}{k}" for k in range(count)])
 
     @property
     def table_c_names(self):
@@ -450,12 +469,15 @@ class Operation:
         after dst where they lead (ScalarFirst)."""
         return 1 if self.attrs and self.attrs[0].leads else len(self.tiles)
 
-    def arrange(self, tiles, attrs, table=()):
+    def arrange(self, tiles, attrs, table=(), words=None):
         """The arguments in the C order: the tiles' items with the attributes'
-        items (one per argument) at attr_at, and a table row's items for its
-        table (one, or its three C parameters) before tiles[table_at]."""
+        items (one per argument) at attr_at, a table row's items for its
+        table (one, or its three C parameters) before tiles[table_at], and
+        the items words(name, count) gives for each Words operand (one, or
+        its count of C parameters) between the tiles and the attributes."""
         items = list(tiles)
-        items[self.attr_at:self.attr_at] = list(attrs)
+        word_items = [item for name, count in self.words for item in words(name, count)]
+        items[self.attr_at:self.attr_at] = word_items + list(attrs)
         if self.table:
             items[self.table_at:self.table_at] = list(table)
         return items
@@ -482,6 +504,8 @@ class Operation:
         elif self.tmp == "Optional":
             lines.append(f"{code('tmp')} is an optional scratch tile ({code(tmp_none)} for none; "
                          "a profile may require it).")
+        for name, count in self.words:
+            lines.append(f"{code(name)} is {count} 32-bit words ({code(name + '0')} first).")
         if self.table:
             lines.append(f"{code(self.table)} is a table in the caller's memory, elements of "
                          f"{self.tiles[0]}'s dtype, " + ("written in place" if self.table_writes else "read")
@@ -564,10 +588,13 @@ def parse(path):
         summary = re.sub(r"\\(.)", r"\1", "".join(literals)).rstrip(".")
         if table and attributes[attr] and attributes[attr][0].leads:
             fail("a row with a table takes no leading attribute")
+        words = words_operands(operands)
+        if words and (table or (attributes[attr] and attributes[attr][0].leads)):
+            fail("a row with words takes no table and no leading attribute")
         ops.append(Operation(camel, upper, mnemonic, family, source_names,
                              tmp, second, attributes[attr], dtypes, summary,
                              [t.strip() for t in traits[1:-1].split(",") if t.strip() != "None"], group,
-                             has_dst, optional_sources(operands), *(table or ("", 0, False))))
+                             has_dst, optional_sources(operands), *(table or ("", 0, False)), words))
     if not ops:
         raise SystemExit(f"{path}: no PTO_OPERATION rows")
     return ops
@@ -704,7 +731,7 @@ def python_parameters(op):
     params = [(name, "None" if (name == "tmp" and op.tmp == "Optional") or name in op.optional else None)
               for name in op.tiles]
     params = op.arrange(params, [(a.py_name, a.py_default or None) for a in op.params],
-                        [(op.table, None)])
+                        [(op.table, None)], lambda name, count: [(name, None)])
     # Python's rule: no default before a parameter without one (tcvt's tmp,
     # before mode and sat, is then required, None allowed).
     last_required = max(i for i, (_, default) in enumerate(params) if default is None)
@@ -734,9 +761,14 @@ def gen_python_c(ops):
     out = [f"/* {HEADER}", " * Included by operations.c, which defines operation_def and run_operation. */", ""]
     methods = []
     for op in ops:
+        # The words in order: a.words[0] ... (run_operation's word_operands).
+        first_word = itertools.count()
         call_args = ", ".join(op.arrange([f"t[{i}]" for i in range(len(op.tiles))],
                                          [a.py_c_value for a in op.attrs],
-                                         ["a.table", "a.table_elements", "(pto_dtype)a.table_dtype"]))
+                                         ["a.table", "a.table_elements", "(pto_dtype)a.table_dtype"],
+                                         lambda name, count: [f"a.words[{next(first_word)}]"
+                                                              for _ in range(count)]))
+        word_counts = ", ".join(str(count) for _, count in op.words) or "0"
         names = ", ".join(c_string(n) for n, _ in python_parameters(op))
         kind, default = (op.attrs[0].py_kind, op.attrs[0].py_c_default) if op.attrs else ("ATTR_NONE", "{0}")
         out += [
@@ -747,8 +779,9 @@ def gen_python_c(ops):
             f"static const operation_def def_{op.mnemonic} = {{",
             f'    "{op.mnemonic}", "{op.cname}", call_{op.mnemonic}, {{{names}}},',
             f"    {len(op.tiles)}, {python_required(op)}, {kind}, {default}, "
-            f"{op.attr_at + (1 if op.table and op.table_at <= op.attr_at else 0)}, "
-            f"{op.table_at if op.table else -1}, {int(op.table_writes)}}};",
+            f"{op.attr_at + (1 if op.table and op.table_at <= op.attr_at else 0) + len(op.words)}, "
+            f"{op.table_at if op.table else -1}, {int(op.table_writes)}, "
+            f"{len(op.tiles) if op.words else -1}, {len(op.words)}, {{{word_counts}}}}};",
             f"static PyObject *op_{op.mnemonic}(PyObject *module, PyObject *const *args, Py_ssize_t nargs,",
             f"{' ' * (len(op.mnemonic) + 22)}PyObject *kwnames) {{",
             "    (void)module;",
@@ -853,7 +886,7 @@ def gen_python_pyi(ops):
         params = op.arrange([f"{name}: {'_TC' if name == 'dst' else tile_type}"
                              + (" = ..." if d else "") for name, d in python_parameters(op) if name in op.tiles],
                             [f"{a.py_name}: {a.py_stub}" + (" = ..." if a.py_default else "") for a in op.params],
-                            [f"{op.table}: Any"])
+                            [f"{op.table}: Any"], lambda name, count: [f"{name}: Sequence[int]"])
         returns = op.result.py_stub if op.result else "_TC" if op.has_dst else "None"
         out.append(wrap_call(f"def {op.mnemonic}(", params, f") -> {returns}: ..."))
     stub = {"Field": "int", "Float": "float", "Dtype": "int", "Tile": "Optional[TileCore]"}
@@ -902,12 +935,13 @@ def gen_go(ops):
         # tablePointer and tableDType), the function generic in it.
         params = ", ".join(op.arrange([f"{t} *Tile" for t in op.tiles],
                                       [f"{a.c_name} {a.go_type}" for a in op.params],
-                                      [f"{op.table} []T"]))
+                                      [f"{op.table} []T"], lambda w, count: [f"{w} [{count}]uint32"]))
         result = op.result
         args = ", ".join(op.arrange([f"hs[{i}]" for i in range(n)],
                                     [a.go_value.format(a.c_name) for a in op.attrs],
                                     [f"tablePointer({op.table})", f"int64(len({op.table}))",
-                                     "ptoc.Enum_SS_pto_dtype(tableDType[T](hs[0]))"]))
+                                     "ptoc.Enum_SS_pto_dtype(tableDType[T](hs[0]))"],
+                                    lambda w, count: [f"uint({w}[{k}])" for k in range(count)]))
         lines = op.doc_lines("nil")
         lines[0] = f"{name} is {lines[0]}"
         if op.table:
@@ -1001,8 +1035,10 @@ def gen_rust(ops):
                       else f"{t}.as_ptr() as *const std::os::raw::c_void",
                       f"{t}.len() as sys::size_t",
                       f"table_dtype::<T>({'d' if op.has_dst else op.sources[0] + '.as_ptr()'})"]
-        params = op.arrange(params, [f"{a.c_name}: {a.rust_type}" for a in op.params], table_params)
-        args = op.arrange(args, [a.rust_value.format(a.c_name) for a in op.attrs], table_args)
+        params = op.arrange(params, [f"{a.c_name}: {a.rust_type}" for a in op.params], table_params,
+                            lambda w, count: [f"{w}: [u32; {count}]"])
+        args = op.arrange(args, [a.rust_value.format(a.c_name) for a in op.attrs], table_args,
+                          lambda w, count: [f"{w}[{k}]" for k in range(count)])
         lines = op.doc_lines("None", code=lambda c: f"`{c}`", text=rust_doc)
         if t:
             lines.append(f"`{t}` is a slice of the element encoding (`i8` ... `f32`, `u16` for `Float16` "
@@ -1051,12 +1087,15 @@ def gen_java(ops):
         # A table: a direct ByteBuffer of the tile's elements in native byte
         # order (all of its capacity: Pto.tableElements).
         table = [f"java.nio.ByteBuffer {op.table}"]
+        # Words: an int[] of that many words, each an int's 32 bits.
+        word_params = lambda w, count: [f"int[] {w}"]
         params = op.arrange([f"Tile {t}" for t in op.tiles], [f"{a.java_type} {a.c_name}" for a in op.params],
-                            table)
+                            table, word_params)
         where = f'"Pto.{java_name(op)}"'
         args = op.arrange([f'Tile.handleOf({t}, {where}, "{t}")' for t in op.tiles],
                           [a.java_value.format(a.c_name) for a in op.attrs],
-                          [op.table, f"tableElements({op.table}, dtype)", "dtype.code()"])
+                          [op.table, f"tableElements({op.table}, dtype)", "dtype.code()"],
+                          lambda w, count: [f"Integer.toUnsignedLong({w}[{k}])" for k in range(count)])
         # An Out argument: a one-element array the native call writes, its
         # element the method's result.
         lines = op.doc_lines("null", code=lambda c: f"{{@code {c}}}", text=java_doc)
@@ -1070,6 +1109,10 @@ def gen_java(ops):
             out += [f"        if ({a.c_name} == null) {{",
                     f'            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.{java_name(op)}: '
                     f'{a.c_name} is null");',
+                    "        }"]
+        for w, count in op.words:
+            out += [f"        if ({w} == null || {w}.length != {count}) {{",
+                    f'            throw new IllegalArgumentException("Pto.{java_name(op)}: {w} holds {count} words");',
                     "        }"]
         if op.table_writes:
             out += [f"        if ({op.table} != null && {op.table}.isReadOnly()) {{",
@@ -1091,10 +1134,11 @@ def gen_java(ops):
                     continue
                 kept = [t for t in op.tiles if not (drop_tmp and t == "tmp")]
                 own = op.arrange([f"Tile {t}" for t in kept], [f"{a.java_type} {a.c_name}" for a in op.attrs
-                                                                if not (drop_attr and a is attr)], table)
+                                                                if not (drop_attr and a is attr)], table,
+                                 word_params)
                 call = op.arrange(["null" if drop_tmp and t == "tmp" else t for t in op.tiles],
                                   [a.java_default if drop_attr and a is attr else a.c_name for a in op.attrs],
-                                  [op.table])
+                                  [op.table], lambda w, count: [w])
                 # An enum constant's default links to it; a literal is shown as code.
                 default_doc = ""
                 if attr and "." in attr.java_default:

@@ -32,23 +32,6 @@ func keepAlive(tiles []*Tile) {
 	}
 }
 
-// TRandom is TRANDOM (pto_trandom): dst's valid region filled with
-// Philox-4x32 words (rounds 7 or 10) from the key and the 128-bit counter
-// (counter[0] least significant), in A5's order, bit for bit; an Int32 or
-// Uint32 dst (none under A2A3). Written here, not generated: its key and
-// counter words fit no row.
-func TRandom(dst *Tile, key [2]uint32, counter [4]uint32, rounds uint32) error {
-	var hs [1]uintptr
-	tiles := []*Tile{dst}
-	if err := resolve("pto.TRandom", []string{"dst"}, tiles, hs[:]); err != nil {
-		return err
-	}
-	err := check(ptoc.Pto_trandom(hs[0], uint(key[0]), uint(key[1]), uint(counter[0]),
-		uint(counter[1]), uint(counter[2]), uint(counter[3]), uint(rounds)))
-	keepAlive(tiles)
-	return err
-}
-
 // TMrgSortLists is TMRGSORT's multi-list form (pto_tmrgsort_lists): two to
 // four sorted lists of value-index pairs (src2 and src3 may be nil) merged
 // into dst, stopping when one list is used up if exhausted; it returns the

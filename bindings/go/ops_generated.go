@@ -2721,6 +2721,28 @@ func MScatter[T Storage](table []T, src *Tile, indices *Tile, coalesce Coalesce)
 	return err
 }
 
+var trandomOperands = []string{"dst"}
+
+// TRandom is TRANDOM (pto_trandom): Philox-4x32 random words (rounds 7 or
+// 10) from the key and the 128-bit counter (counter0 least significant), in
+// A5's order, bit for bit.
+//
+// dst's dtypes: HOST INT32, UINT32; A2A3 none; A5 INT32, UINT32.
+//
+// key is 2 32-bit words (key0 first).
+//
+// counter is 4 32-bit words (counter0 first).
+func TRandom(dst *Tile, key [2]uint32, counter [4]uint32, rounds uint32) error {
+	var hs [1]uintptr
+	tiles := []*Tile{dst}
+	if err := resolve("pto.TRandom", trandomOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_trandom(hs[0], uint(key[0]), uint(key[1]), uint(counter[0]), uint(counter[1]), uint(counter[2]), uint(counter[3]), uint(rounds)))
+	keepAlive(tiles)
+	return err
+}
+
 // Setfmatrix is SETFMATRIX (pto_setfmatrix): the thread's img2col
 // feature-map register (height, width, four pads).
 //

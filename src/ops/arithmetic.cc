@@ -529,12 +529,6 @@ void RunTTri(const Operands& o, pto_profile) {
                     static_cast<int64_t>(o.scalar), o.attr != 0);
 }
 
-}  // namespace ops
-}  // namespace pto
-
-namespace pto {
-namespace ops {
-
 // TRANDOM's rules in the contract's order: NULL, the cube's tiles, rounds
 // (an enum-like argument), then dst's dtype, which is where A2A3 (no
 // implementation of the instruction) refuses.
@@ -544,7 +538,7 @@ pto_status CheckTrandom(const pto_tile* dst, uint32_t rounds, pto_profile profil
   v.Require(rounds == 7 || rounds == 10, PTO_ERR_INVALID_ARGUMENT,
             "rounds %u is neither 7 nor 10", rounds);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTrandom, profile, "dst", dst);
+  v.DtypeAccepted(OpDtypes::kTRandom, profile, "dst", dst);
   return v.status();
 }
 
@@ -554,18 +548,17 @@ void RunTrandom(pto_tile* dst, const RandomKey& k) {
                         dst->valid_cols, k.key, k.counter, k.rounds);
 }
 
-}  // namespace ops
-}  // namespace pto
-
-extern "C" {
-
-pto_status pto_trandom(pto_tile* dst, uint32_t key0, uint32_t key1, uint32_t counter0,
-                       uint32_t counter1, uint32_t counter2, uint32_t counter3,
-                       uint32_t rounds) {
-  const pto_status status = pto::ops::CheckTrandom(dst, rounds, pto::CurrentProfile());
-  if (status != PTO_OK) return status;
-  pto::ops::RunTrandom(dst, {{key0, key1}, {counter0, counter1, counter2, counter3}, rounds});
-  return PTO_OK;
+// The row trandom (Dst(dst), Words2(key), Words4(counter)): the key and
+// counter in Operands::words, rounds (a Word) in attr as its bits.
+pto_status CheckTRandom(const Operands& o, pto_profile profile) {
+  return CheckTrandom(o.dst, static_cast<uint32_t>(o.attr), profile);
 }
 
-}  // extern "C"
+void RunTRandom(const Operands& o, pto_profile) {
+  RunTrandom(o.dst, {{o.words[0], o.words[1]},
+                     {o.words[2], o.words[3], o.words[4], o.words[5]},
+                     static_cast<uint32_t>(o.attr)});
+}
+
+}  // namespace ops
+}  // namespace pto

@@ -67,6 +67,7 @@ struct Operands {
   bool cube_placements_checked = false;
   double* out = nullptr;  // a row's scalar result (tgetval's value; its NoDst trait)
   GlobalTable table = {nullptr, 0, 0};  // a Table or TableDst operand (mgather's, mscatter's)
+  uint32_t words[6] = {};  // Words2 / Words4 operands' words in order (trandom's key, counter)
 };
 
 // Operands' k-th source slot (src0 .. src4), where the C functions store
@@ -124,6 +125,7 @@ enum class ArgRole : uint8_t {
   kEnum,    // Operands::attr; a second enum Operands::sat
   kOut,     // Operands::out: where the result goes (tgetval's value)
   kFlags,   // Operands::attr: option bits (an unsigned, its bits kept)
+  kWord,    // Operands::attr: a uint32_t's bits (trandom's rounds)
 };
 
 // How PTO assembly spells an attribute (attributes.def's Text): which parser
@@ -330,9 +332,10 @@ pto_status CheckTgetval(const pto_tile* src, size_t index, bool out_given, bool 
                         pto_profile profile);
 double ElementValue(const pto_tile* t, size_t index);
 
-// pto_trandom (TRANDOM, not a row: its key and counter words fit no
-// attribute): its rules (dst not NULL and a vec tile, rounds 7 or 10, dst's
-// dtype under the profile) and its run (arithmetic.cc, with tci).
+// TRANDOM's rules (dst not NULL and a vec tile, rounds 7 or 10, dst's dtype
+// under the profile) and its run (arithmetic.cc, with tci): the row trandom
+// (its key and counter Words2 / Words4 operands, Operands::words) and a
+// program's pto.trandom.
 struct RandomKey {
   uint32_t key[2];
   uint32_t counter[4];

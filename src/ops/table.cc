@@ -331,6 +331,7 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
                                                        const pto_tile* src3,
                                                        const pto_tile* src4, double* out,
                                                        const GlobalTable* table,
+                                                       const uint32_t* words,
                                                        pto_profile profile) {
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   Operands o{dst, src0, src1, tmp, attr, scalar, sat, {index0, index1}};
@@ -339,6 +340,7 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
   o.src4 = src4;
   o.out = out;
   o.table = *table;
+  memcpy(o.words, words, sizeof o.words);
   if constexpr (kId == OpId::kTMov) {
     // A move into or out of the cube's memories: the cube's rules.
     if (IsCubeMove(o)) {
@@ -388,7 +390,8 @@ PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
   const pto_profile profile = CurrentProfile();
   if (PTO_UNLIKELY(!IsCommonCall<kId>(o, profile)))
     return CheckAndRun<kId>(o.dst, o.src0, o.src1, o.tmp, o.attr, o.scalar, o.sat, o.index[0],
-                            o.index[1], o.src2, o.src3, o.src4, o.out, &o.table, profile);
+                            o.index[1], o.src2, o.src3, o.src4, o.out, &o.table, o.words,
+                            profile);
   return RunAccepted(op, o, profile);
 }
 
@@ -413,12 +416,14 @@ using pto::ops::Operands;
 #define PTO_ARG_PARAM_Enum(type, name) , type name
 #define PTO_ARG_PARAM_Out(type, name) , type name
 #define PTO_ARG_PARAM_Flags(type, name) , type name
+#define PTO_ARG_PARAM_Word(type, name) , type name
 #define PTO_ARG_STORE_None(name, second)
 #define PTO_ARG_STORE_Double(name, second) o.scalar = name;
 #define PTO_ARG_STORE_Index(name, second) o.index[second] = name;
 #define PTO_ARG_STORE_Bool(name, second) o.attr = name;
 #define PTO_ARG_STORE_Enum(name, second) (second ? o.sat : o.attr) = pto::RawEnumValue(name);
 #define PTO_ARG_STORE_Flags(name, second) o.attr = static_cast<int>(name);
+#define PTO_ARG_STORE_Word(name, second) o.attr = static_cast<int>(name);
 #define PTO_ARG_STORE_Out(name, second) o.out = name;
 // A row of attributes.def as the parameters before the sources (LEAD), after
 // tmp (TRAIL), and the statements that store them.

@@ -60,7 +60,7 @@ void fuzz_fillpad(reader *r, state *st) {
 /* tci: its rules in the contract's order (NULL, descending, dtype, start,
  * one row under A2A3 and A5); nothing written on a refusal, nothing outside
  * dst's valid region. Its values are test_tci's. */
-/* trandom (bound by hand, so no opcode of its own) on tci's tile, from the
+/* trandom (a row, whose generic calls take any status) on tci's tile, from the
  * bytes tci took: rounds 7, 10 or a refused count, the key and counter from
  * start. NULL, the cube's tiles, rounds, dtype (INT32, UINT32; none under
  * A2A3); only the valid region written. */

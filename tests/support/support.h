@@ -167,6 +167,9 @@ bool op_tested_apart(op_id op);
  * as it holds. */
 #define PTO_TEST_OPERAND_Table(position) , op_table, op_table_elements(dst), op_table_dtype(dst)
 #define PTO_TEST_OPERAND_TableDst(position)
+/* 32-bit words (trandom's key and counter): 1, 2 ... in order. */
+#define PTO_TEST_OPERAND_Words2(position) , 1u, 2u
+#define PTO_TEST_OPERAND_Words4(position) , 3u, 4u, 5u, 6u
 /* The first argument: dst, or src0 for a row with no tile result
  * (PTO_OPERANDS_HEAD), or op_table where the row writes a table
  * (mscatter's; src0's dtype). */
@@ -185,6 +188,7 @@ bool op_tested_apart(op_id op);
 #define PTO_TEST_ARG_Enum(test) , test
 #define PTO_TEST_ARG_Out(test) , &op_out_value
 #define PTO_TEST_ARG_Flags(test) , test
+#define PTO_TEST_ARG_Word(test) , test
 #define PTO_TEST_ATTR_ARGS(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \
     PTO_TEST_ARG_##R0(E0) PTO_TEST_ARG_##R1(E1)
 #define PTO_TEST_ATTR_LEAD(Kind, Leads, ...) PTO_TEST_LEAD_##Leads(PTO_TEST_ATTR_ARGS(Kind, Leads, __VA_ARGS__))

@@ -83,49 +83,6 @@ static PyObject *mod_board_mode(PyObject *module, PyObject *unused) {
     return PyBool_FromLong(pto_board_mode());
 }
 
-/* trandom(dst, key, counter, rounds=10): pto_trandom with key a pair and
- * counter a 4-sequence of ints in [0, 2^32); returns dst, as the generated
- * operations do. Written here: its key and counter words fit no row. */
-static PyObject *mod_trandom(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)module;
-    static const char *const names[] = {"dst", "key", "counter", "rounds"};
-    PyObject *a[4];
-    if (parse_fastcall("trandom", names, 3, 4, args, nargs, kwnames, a) < 0) return NULL;
-    pto_tile *dst = NULL;
-    if (tile_arg(a[0], "trandom", "dst", &dst) < 0) return NULL;
-    uint32_t words[6], rounds = 10;
-    static const char *const what[] = {"key[0]", "key[1]", "counter[0]", "counter[1]", "counter[2]",
-                                       "counter[3]"};
-    for (int part = 0; part < 2; ++part) {
-        const Py_ssize_t n = part == 0 ? 2 : 4;
-        PyObject *seq = a[1 + part];
-        const Py_ssize_t size = PySequence_Check(seq) ? PySequence_Size(seq) : -1;
-        if (size != n) {
-            if (size < 0) PyErr_Clear();
-            PyErr_Format(size < 0 ? PyExc_TypeError : PyExc_ValueError, "%s must be a sequence of %zd ints",
-                         part == 0 ? "key" : "counter", n);
-            return NULL;
-        }
-        for (Py_ssize_t i = 0; i < n; ++i) {
-            const int k = part == 0 ? (int)i : 2 + (int)i;
-            PyObject *item = PySequence_GetItem(seq, i);
-            if (item == NULL) return NULL;
-            const int bad = as_uint32(item, what[k], &words[k]) < 0;
-            Py_DECREF(item);
-            if (bad) return NULL;
-        }
-    }
-    if (a[3] != NULL && as_uint32(a[3], "rounds", &rounds) < 0) return NULL;
-    const pto_status s =
-        pto_trandom(dst, words[0], words[1], words[2], words[3], words[4], words[5], rounds);
-    if (s != PTO_OK) {
-        raise_status(s);
-        return NULL;
-    }
-    Py_INCREF(a[0]);
-    return a[0];
-}
-
 /* img2col's arguments: n fields of pto_img2col_config, each an int in [0,
  * maximum] or, when not given (NULL), its default. */
 static int img2col_fields(PyObject *const *a, const char *const *names, const uint32_t *defaults,
@@ -190,7 +147,7 @@ static PyObject *mod_tmrgsort_lists(PyObject *module, PyObject *const *args, Py_
 
 /* The operations' and settings' functions are operations.c's
  * operation_methods, hand_ops.c's and thread_settings.c's, added by
- * PyInit__pto; tmrgsort_lists, trandom and timg2col are here. */
+ * PyInit__pto; tmrgsort_lists and timg2col are here. */
 static PyMethodDef module_methods[] = {
     {"version", mod_version, METH_NOARGS, "version()\n--\n\nThe library's version, pto_version_string()."},
     {"simd_target", mod_simd_target, METH_NOARGS,
@@ -212,11 +169,6 @@ static PyMethodDef module_methods[] = {
      "occurrence a warning on stderr, instead of raising."},
     {"board_mode", mod_board_mode, METH_NOARGS,
      "board_mode()\n--\n\nThe calling thread's board mode; False until set."},
-    {"trandom", (PyCFunction)(void (*)(void))mod_trandom, METH_FASTCALL | METH_KEYWORDS,
-     "trandom(dst, key, counter, rounds=10)\n--\n\n"
-     "TRANDOM (pto_trandom): dst's valid region filled with Philox-4x32 words (rounds 7 or\n"
-     "10) from key, two 32-bit ints, and counter, four (counter[0] least significant), in\n"
-     "A5's order, bit for bit; INT32 or UINT32 dst (none under A2A3). Returns dst."},
     {"timg2col", (PyCFunction)(void (*)(void))mod_timg2col, METH_FASTCALL | METH_KEYWORDS,
      "timg2col(dst, src, channel_size, filter_h=1, filter_w=1, stride_h=1, stride_w=1,\n"
      "         dilation_h=1, dilation_w=1, pos_m=0, pos_k=0)\n--\n\n"

@@ -8,10 +8,13 @@
 #include <limits.h>
 
 #include <stdint.h>
+#include <stdio.h>
 
 #define MAX_OPERANDS 6 /* tpartargmax: dst, src0, src1, src0_idx, src1_idx, dst_idx */
 /* The most arguments after the tiles (tcvt: mode, sat). */
 #define MAX_ATTRS 2
+/* The most words a row's Words operands take (trandom: a key of 2, a counter of 4). */
+#define MAX_WORDS 6
 
 /* The operands of one call: their handles, and the tile objects pinned while
  * the kernel runs without the GIL. */
@@ -83,6 +86,8 @@ typedef struct {
     size_t n; /* ATTR_INDEX, ATTR_INDEX_PAIR, ATTR_INDEX_DOUBLE, ATTR_ENUM_INDEX: an offset */
     size_t m; /* ATTR_INDEX_PAIR: the second offset */
     double *out; /* ATTR_INDEX_OUT: where the C function writes its result */
+    uint32_t w;  /* ATTR_WORD: a 32-bit word (trandom's rounds) */
+    uint32_t words[MAX_WORDS]; /* a row's Words operands, in order (trandom's key and counter) */
     void *table; /* a table row's table (mgather's, mscatter's): its memory, */
     size_t table_elements; /* its elements */
     int table_dtype;       /* and their dtype */
@@ -104,13 +109,14 @@ typedef enum {
     ATTR_INDEX_DOUBLE,
     ATTR_INDEX,
     ATTR_ENUM_INDEX,
-    ATTR_INDEX_OUT
+    ATTR_INDEX_OUT,
+    ATTR_WORD
 } attr_kind;
 
 static Py_ssize_t attr_count(attr_kind kind) {
     return kind == ATTR_NONE                                                   ? 0
            : kind == ATTR_ENUM || kind == ATTR_DOUBLE || kind == ATTR_INDEX ||
-                   kind == ATTR_INDEX_OUT                                      ? 1
+                   kind == ATTR_INDEX_OUT || kind == ATTR_WORD                 ? 1
                                                                                : 2;
 }
 
@@ -133,6 +139,9 @@ typedef struct {
     Py_ssize_t attr_at;
     Py_ssize_t table_at;
     int table_writes;
+    Py_ssize_t words_at; /* the first Words operand's argument, -1 for none */
+    int word_operands;   /* how many, each word_counts[k] words */
+    int word_counts[2];
 } operation_def;
 
 static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
@@ -154,6 +163,8 @@ static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
     case ATTR_INDEX_PAIR:
     case ATTR_INDEX_DOUBLE:
         return as_size(o, name, &out->n);
+    case ATTR_WORD:
+        return as_uint32(o, name, &out->w);
     }
     return 0;
 }
@@ -181,11 +192,39 @@ static int table_operand(const operation_def *op, PyObject *table, PyObject *til
     return 0;
 }
 
+/* A row's Words operands (trandom's key and counter): each a sequence of
+ * word_counts[k] ints in [0, 2^32), stored in order in attr->words. */
+static int word_operands(const operation_def *op, PyObject *const *a, attr_value *attr) {
+    int next = 0;
+    for (int k = 0; k < op->word_operands; ++k) {
+        const char *name = op->names[op->words_at + k];
+        PyObject *seq = a[op->words_at + k];
+        const Py_ssize_t n = op->word_counts[k];
+        const Py_ssize_t size = PySequence_Check(seq) ? PySequence_Size(seq) : -1;
+        if (size != n) {
+            if (size < 0) PyErr_Clear();
+            PyErr_Format(size < 0 ? PyExc_TypeError : PyExc_ValueError, "%s must be a sequence of %zd ints",
+                         name, n);
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            char what[64];
+            snprintf(what, sizeof what, "%s[%zd]", name, i);
+            PyObject *item = PySequence_GetItem(seq, i);
+            if (item == NULL) return -1;
+            const int bad = as_uint32(item, what, &attr->words[next++]) < 0;
+            Py_DECREF(item);
+            if (bad) return -1;
+        }
+    }
+    return 0;
+}
+
 /* An operation's METH_FASTCALL | METH_KEYWORDS function, given its table entry. */
 static PyObject *run_operation(const operation_def *op, PyObject *const *args, Py_ssize_t nargs,
                                PyObject *kwnames) {
     PyObject *a[MAX_OPERANDS + MAX_ATTRS + 1];
-    const Py_ssize_t nmax = op->tiles + attr_count(op->attr) + (op->table_at >= 0);
+    const Py_ssize_t nmax = op->tiles + attr_count(op->attr) + (op->table_at >= 0) + op->word_operands;
     if (parse_fastcall(op->name, op->names, op->required, nmax, args, nargs, kwnames, a) < 0) return NULL;
     attr_value attr = op->attr_default;
     if (op->attr != ATTR_NONE && a[op->attr_at] != NULL && attr_arg(op, a[op->attr_at], &attr) < 0) return NULL;
@@ -206,12 +245,15 @@ static PyObject *run_operation(const operation_def *op, PyObject *const *args, P
         attr.d = PyFloat_AsDouble(a[op->attr_at + 1]);
         if (attr.d == -1.0 && PyErr_Occurred()) return NULL;
     }
-    /* The tiles and their names, the attribute's arguments taken out. */
+    if (op->word_operands > 0 && word_operands(op, a, &attr) < 0) return NULL;
+    /* The tiles and their names, the attribute's and the words' arguments taken out. */
     const Py_ssize_t attr_args = attr_count(op->attr);
     PyObject *tiles[MAX_OPERANDS];
     const char *tile_names[MAX_OPERANDS];
     for (Py_ssize_t i = 0, k = 0; i < nmax; ++i) {
-        if ((i >= op->attr_at && i < op->attr_at + attr_args) || i == op->table_at) continue;
+        if ((i >= op->attr_at && i < op->attr_at + attr_args) || i == op->table_at ||
+            (op->words_at >= 0 && i >= op->words_at && i < op->words_at + op->word_operands))
+            continue;
         tiles[k] = a[i];
         tile_names[k++] = op->names[i];
     }

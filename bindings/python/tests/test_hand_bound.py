@@ -5,6 +5,7 @@ set_quant_vector) read by tmov_fp, tquant_mx against values worked by hand,
 mgather and mscatter over numpy tables; each refusal with libpto's sentence
 and nothing written; each setting per OS thread."""
 
+import inspect
 import threading
 
 import numpy as np
@@ -210,6 +211,27 @@ def test_mgather_and_mscatter_are_rows():
     assert dst.numpy().tolist() == [[6.0, 1.0]]
     assert pto.mscatter(table=table, src=pto.Tile.from_numpy(np.array([[-1, -2]], np.float32)), indices=idx) is None
     assert table.tolist() == [0, -2, 2, 3, 4, 5, -1, 7]
+
+
+def test_trandom_is_a_row():
+    # Generated from its row of src/operations.def (Words2 / Words4 operands,
+    # a Word attribute), not bound by hand: the extension's function itself,
+    # keywords as the row names them, rounds 10 by default, each word checked.
+    assert pto.trandom is pto._pto.trandom
+    params = inspect.signature(pto.trandom).parameters
+    assert list(params) == ["dst", "key", "counter", "rounds"] and params["rounds"].default == 10
+    t, u = pto.Tile(D.UINT32, 1, 8), pto.Tile(D.UINT32, 1, 8)
+    assert pto.trandom(dst=t, key=[1, 2], counter=(3, 4, 5, 6)) is t
+    assert pto.trandom(u, (1, 2), (3, 4, 5, 6), rounds=10) is u
+    assert t.numpy().tolist() == u.numpy().tolist()
+    pto.trandom(u, (1, 2), (3, 4, 5, 6), rounds=7)
+    assert t.numpy().tolist() != u.numpy().tolist()
+    with pytest.raises(TypeError):
+        pto.trandom(t, 5, (3, 4, 5, 6))
+    with pytest.raises(ValueError, match="key"):
+        pto.trandom(t, (1, 2, 3), (3, 4, 5, 6))
+    with pytest.raises((OverflowError, ValueError), match=r"counter\[3\]"):
+        pto.trandom(t, (1, 2), (3, 4, 5, 1 << 32))
 
 
 def test_table_checks():

@@ -292,7 +292,7 @@ void ReadTableOperation(Parser& p, const Token& op, const Results& results) {
   // A NoText row (tmatmul_mx_hif4) is no operation of the text; its pto.
   // names are refused by rows above. A NoDst row (tgetval) and a Table row
   // (mgather, mscatter: a view is their table) have their own forms above,
-  // pto.<mnemonic> only.
+  // pto.<mnemonic> only. tsel and trandom, rows, have their own forms.
   if (desc != nullptr && ops::HasTrait(*desc, PTO_TRAIT_NoText | PTO_TRAIT_NoDst | PTO_TRAIT_Table))
     desc = nullptr;
   if (mnemonic == "tsel") return p.forms().ParseTsel(op, results);

@@ -90,26 +90,6 @@ pub fn tmrgsort_lists(
     Ok(executed)
 }
 
-/// TRANDOM (`pto_trandom`): dst's valid region filled with Philox-4x32 words
-/// (`rounds` 7 or 10) from `key` and the 128-bit `counter` (`counter[0]` least
-/// significant), in A5's order, bit for bit; an `Int32` or `Uint32` dst (none
-/// under A2A3). Written here, not generated: its key and counter words fit no
-/// row of src/operations.def.
-pub fn trandom(dst: &mut impl Operand, key: [u32; 2], counter: [u32; 4], rounds: u32) -> Result<()> {
-    check(unsafe {
-        sys::pto_trandom(
-            dst.as_ptr(),
-            key[0],
-            key[1],
-            counter[0],
-            counter[1],
-            counter[2],
-            counter[3],
-            rounds,
-        )
-    })
-}
-
 /// `pto_img2col_config`: the feature map and its padding (SETFMATRIX), the pad
 /// element's bits in dst's dtype (SET_IMG2COL_PADDING), the repeat
 /// (SET_IMG2COL_RPT) and TIMG2COL's own fields (include/pto_c.h, "Matrix

@@ -2627,6 +2627,36 @@ pub fn mscatter<T: Storage>(
     })
 }
 
+/// TRANDOM (`pto_trandom`): Philox-4x32 random words (rounds 7 or 10) from
+/// the key and the 128-bit counter (counter0 least significant), in A5's
+/// order, bit for bit.
+///
+/// dst's dtypes: HOST INT32, UINT32; A2A3 none; A5 INT32, UINT32.
+///
+/// `key` is 2 32-bit words (`key0` first).
+///
+/// `counter` is 4 32-bit words (`counter0` first).
+pub fn trandom(
+    dst: &mut impl Operand,
+    key: [u32; 2],
+    counter: [u32; 4],
+    rounds: u32,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_trandom(
+            d,
+            key[0],
+            key[1],
+            counter[0],
+            counter[1],
+            counter[2],
+            counter[3],
+            rounds,
+        )
+    })
+}
+
 /// SETFMATRIX (`pto_setfmatrix`): the thread's img2col feature-map register
 /// (height, width, four pads).
 ///

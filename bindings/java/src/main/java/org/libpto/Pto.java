@@ -2982,6 +2982,34 @@ public final class Pto {
     }
 
     /**
+     * TRANDOM ({@code pto_trandom}): Philox-4x32 random words (rounds 7 or 10) from the key
+     * and the 128-bit counter (counter0 least significant), in A5's order, bit for bit.
+     * <p>dst's dtypes: HOST INT32, UINT32; A2A3 none; A5 INT32, UINT32.
+     * <p>{@code key} is 2 32-bit words ({@code key0} first).
+     * <p>{@code counter} is 4 32-bit words ({@code counter0} first).
+     */
+    public static void trandom(Tile dst, int[] key, int[] counter, int rounds) {
+        if (key == null || key.length != 2) {
+            throw new IllegalArgumentException("Pto.trandom: key holds 2 words");
+        }
+        if (counter == null || counter.length != 4) {
+            throw new IllegalArgumentException("Pto.trandom: counter holds 4 words");
+        }
+        try {
+            PtoNative.pto_trandom(Tile.handleOf(dst, "Pto.trandom", "dst"),
+                    Integer.toUnsignedLong(key[0]),
+                    Integer.toUnsignedLong(key[1]),
+                    Integer.toUnsignedLong(counter[0]),
+                    Integer.toUnsignedLong(counter[1]),
+                    Integer.toUnsignedLong(counter[2]),
+                    Integer.toUnsignedLong(counter[3]),
+                    Integer.toUnsignedLong(rounds));
+        } finally {
+            Reference.reachabilityFence(dst);
+        }
+    }
+
+    /**
      * SETFMATRIX ({@code pto_setfmatrix}): the thread's img2col feature-map register
      * (height, width, four pads).
      * <p>A setting of the calling OS thread: later instructions on the same thread read it,
@@ -3076,26 +3104,6 @@ public final class Pto {
         int[] out = new int[4];
         for (int k = 0; k < 4; ++k) out[k] = Short.toUnsignedInt(counts[k]);
         return out;
-    }
-
-    /**
-     * TRANDOM ({@code pto_trandom}): dst's valid region filled with Philox-4x32 words
-     * ({@code rounds} 7 or 10) from the key and the 128-bit counter ({@code counter[0]} least
-     * significant), in A5's order, bit for bit; an INT32 or UINT32 dst (none under A2A3). Each
-     * word is an int's 32 bits. Written by hand: its key and counter words fit no row.
-     */
-    public static void trandom(Tile dst, int[] key, int[] counter, int rounds) {
-        if (key == null || key.length != 2 || counter == null || counter.length != 4)
-            throw new IllegalArgumentException("Pto.trandom: key holds 2 words and counter 4");
-        try {
-            PtoNative.pto_trandom(Tile.handleOf(dst, "Pto.trandom", "dst"),
-                    Integer.toUnsignedLong(key[0]), Integer.toUnsignedLong(key[1]),
-                    Integer.toUnsignedLong(counter[0]), Integer.toUnsignedLong(counter[1]),
-                    Integer.toUnsignedLong(counter[2]), Integer.toUnsignedLong(counter[3]),
-                    Integer.toUnsignedLong(rounds));
-        } finally {
-            Reference.reachabilityFence(dst);
-        }
     }
 
     /**
