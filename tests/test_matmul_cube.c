@@ -176,6 +176,45 @@ static void test_npu_equals_host(void **state) {
     }
 }
 
+/* The small-M product on the cube's own layouts (FLOAT16 and BFLOAT16
+ * sources, M = 1 to 32: b read from its ZN boxes and dst from its acc NZ
+ * ones where they lie) on every SIMD target: the same bits as HOST's
+ * row-major product on that target, across its strips (a whole strip, the
+ * zero-padded last one, one column), its panels of k (K past 256), row
+ * blocks of 1 to 8 rows, padded valid regions, both NPU profiles' left
+ * layouts and every seed; M = 33 and tiles of fewer than 16 rows beside. */
+typedef struct {
+    uint32_t m, k, n, vm, vk, vn;
+} small_shape;
+
+static const small_shape kSmallShapes[] = {
+    {16, 64, 256, 16, 64, 256},  /* a decode projection's tile product */
+    {32, 288, 80, 32, 270, 67},  /* two panels of k, a padded last strip */
+    {16, 512, 64, 13, 300, 64},  /* 13 rows: an 8-row block and a 5-row one */
+    {16, 64, 48, 1, 64, 1},      /* one row, one column */
+    {1, 64, 48, 1, 64, 33},      /* a one-row tile (boxes of one row) */
+    {48, 64, 32, 33, 64, 32},    /* 33 rows: staged row-major instead */
+};
+
+static void small_m_body(void *ctx, size_t target_index, const char *target) {
+    (void)ctx, (void)target;
+    rng r = {0xC0BE10u + (uint32_t)target_index};
+    const triple sources[] = {{PTO_FLOAT32, PTO_BFLOAT16}, {PTO_FLOAT32, PTO_FLOAT16}};
+    for (size_t t = 0; t < COUNT(sources); ++t)
+        for (size_t s = 0; s < COUNT(kSmallShapes); ++s) {
+            const small_shape *x = &kSmallShapes[s];
+            compare_with_host(PTO_PROFILE_A5, sources[t], x->m, x->k, x->n, x->vm, x->vk, x->vn, PTO_LAYOUT_NZ,
+                              PTO_LAYOUT_ZN, PTO_LAYOUT_NZ, &r);
+            compare_with_host(PTO_PROFILE_A2A3, sources[t], x->m, x->k, x->n, x->vm, x->vk, x->vn,
+                              PTO_LAYOUT_ZZ, PTO_LAYOUT_ZN, PTO_LAYOUT_NZ, &r);
+        }
+}
+
+static void test_small_m_on_cube_layouts(void **state) {
+    (void)state;
+    for_each_target("small-M products on the cube's layouts", small_m_body, NULL);
+}
+
 /* One refused matrix multiply: status and sentence; dst's image unchanged. */
 static void expect_refused(seed_kind seed, pto_tile *dst, const pto_tile *a, const pto_tile *b,
                            const pto_tile *bias, pto_status want, const char *sentence) {
@@ -586,6 +625,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layouts),
         cmocka_unit_test(test_npu_equals_host),
+        cmocka_unit_test(test_small_m_on_cube_layouts),
         cmocka_unit_test(test_matmul_refusals),
         cmocka_unit_test(test_create_rules),
         cmocka_unit_test(test_program_arguments),
