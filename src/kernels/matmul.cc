@@ -408,24 +408,29 @@ HWY_INLINE size_t NzAccOffset(size_t i, size_t j, size_t rows) {
 }
 
 // The 16 k of one row of b's boxes from (k0, j) (k0 a multiple of 16), over
-// `cols` columns, into `width` columns of rows (16 rows of `width` 16-bit
-// elements, the columns from `cols` on zero bits): each box's columns are
-// its rows, so 8 x 8 squares are transposed in vectors (the tail and the
-// targets without fixed vectors element by element).
-HWY_INLINE void ZnBoxRow(const uint16_t* b, size_t ldz, size_t k0, size_t j, size_t cols,
-                         size_t width, uint16_t* rows) {
+// `cols` columns, into `width` columns of rows (16 rows of `width`
+// elements, the columns from `cols` on zeros): each box's columns are its
+// rows, so 8 x 8 squares are transposed in vectors, as 16-bit lanes (the
+// tail and the targets without fixed vectors element by element, in TB,
+// the type LoadAs then reads).
+template <typename TB>
+HWY_INLINE void ZnBoxRow(const TB* b, size_t ldz, size_t k0, size_t j, size_t cols, size_t width,
+                         TB* rows) {
   size_t c = 0;
 #if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
   constexpr size_t kSquare = 8;  // 16-bit elements: 8 x 8 in 128-bit vectors
+  uint16_t* square_rows = reinterpret_cast<uint16_t*>(rows);
+  const uint16_t* bits = reinterpret_cast<const uint16_t*>(b);
   for (; c + kSquare <= cols; c += kSquare)
     for (size_t half = 0; half < kBox; half += kSquare)
-      TransposeSquare(rows + half * width + c, width, b + ZnOffset(k0 + half, j + c, ldz), kBox);
+      TransposeSquare(square_rows + half * width + c, width,
+                      bits + ZnOffset(k0 + half, j + c, ldz), kBox);
 #endif
   const size_t present = cols < width ? cols : width;
   for (size_t kk = 0; kk < kBox; ++kk) {
-    uint16_t* row = rows + kk * width;
+    TB* row = rows + kk * width;
     for (size_t cc = c; cc < present; ++cc) row[cc] = b[ZnOffset(k0 + kk, j + cc, ldz)];
-    for (size_t cc = present; cc < width; ++cc) row[cc] = 0;
+    for (size_t cc = present; cc < width; ++cc) row[cc] = TB();  // zero bits: +0
   }
 }
 
@@ -436,15 +441,13 @@ template <class D, typename TB>
 HWY_INLINE void PackStripZn(D d, size_t k0, size_t k_count, const TB* b, size_t ldz, size_t j,
                             size_t cols, float* strip) {
   const size_t lanes = hn::Lanes(d), width = 2 * lanes;
-  HWY_ALIGN uint16_t rows[kBox * 2 * HWY_MAX_BYTES / sizeof(float)];
-  const uint16_t* bits = reinterpret_cast<const uint16_t*>(b);
-  const TB* narrow = reinterpret_cast<const TB*>(rows);
+  HWY_ALIGN TB rows[kBox * 2 * HWY_MAX_BYTES / sizeof(float)];
   for (size_t k = 0; k < k_count; k += kBox) {
-    ZnBoxRow(bits, ldz, k0 + k, j, cols, width, rows);
+    ZnBoxRow(b, ldz, k0 + k, j, cols, width, rows);
     const size_t box_rows = k_count - k < kBox ? k_count - k : kBox;
     for (size_t kk = 0; kk < box_rows; ++kk, strip += width) {
-      hn::Store(LoadAs(d, narrow + kk * width), d, strip);
-      hn::Store(LoadAs(d, narrow + kk * width + lanes), d, strip + lanes);
+      hn::Store(LoadAs(d, rows + kk * width), d, strip);
+      hn::Store(LoadAs(d, rows + kk * width + lanes), d, strip + lanes);
     }
   }
 }
