@@ -117,6 +117,25 @@ static void expect_same_values(const pto_tile *u, const pto_tile *t, const char 
     free(w);
 }
 
+/* A product's dst against HOST's, element by element (whole tiles): the
+ * same bits, or both NaN: which NaN operand's payload a step passes on is
+ * the compiler's choice of operand order where the target computes the
+ * chains in double (the contract's matrix multiplies promise a NaN, as
+ * tests/test_matmul.c checks them). */
+static void expect_same_results(const pto_tile *u, const pto_tile *t, const char *what) {
+    const pto_dtype dt = pto_tile_dtype(t);  /* FLOAT32 or INT32: 4 bytes */
+    const size_t count = (size_t)pto_tile_rows(t) * pto_tile_cols(t);
+    uint32_t *want = malloc(count * 4), *got = malloc(count * 4);
+    expect_status(pto_tile_read(t, want, count * 4), PTO_OK, "pto_tile_read");
+    expect_status(pto_tile_read(u, got, count * 4), PTO_OK, "pto_tile_read");
+    for (size_t e = 0; e < count; ++e)
+        if (want[e] != got[e] && !(dt == PTO_FLOAT32 && ref_is_nan(dt, want[e]) && ref_is_nan(dt, got[e])))
+            fail_msg("%s: element %zu (row-major) is 0x%08x on the cube tiles, 0x%08x on HOST's row-major ones",
+                     what, e, got[e], want[e]);
+    free(want);
+    free(got);
+}
+
 /* One dtype triple, M x K x N tiles with valid regions vm x vk x vn: the
  * three calls under `profile` on cube tiles a (left_loc, left_layout),
  * b, dst, bias as given against HOST on row-major tiles. */
@@ -148,7 +167,7 @@ static void compare_with_host(pto_profile profile, triple t, uint32_t m, uint32_
         assert_int_equal(pto_set_profile(profile), PTO_OK);
         const pto_status st = matmul_call(s, cc, ca, cb, cbias);
         if (st != PTO_OK) fail_msg("%s: %s (%s)", what, pto_status_string(st), pto_last_error());
-        expect_same_values(cc, hc, what);
+        expect_same_results(cc, hc, what);
     }
     assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
     TILES_DESTROY(ha, hb, hc, hbias, ca, cb, cc, cbias);
@@ -174,6 +193,47 @@ static void test_npu_equals_host(void **state) {
         compare_with_host(PTO_PROFILE_HOST, kTriples[i], 32, 64, 32, 32, 64, 32, PTO_LAYOUT_ND, PTO_LAYOUT_NZ,
                           PTO_LAYOUT_ND, &r);
     }
+}
+
+/* The small-M product on the cube's own layouts (FLOAT16 and BFLOAT16
+ * sources, M = 1 to 32: b read from its ZN boxes and dst from its acc NZ
+ * ones where they lie) on every SIMD target: the same bits as HOST's
+ * row-major product on that target, across its strips (a whole strip, the
+ * zero-padded last one, one column), its panels of k (K past 256), row
+ * blocks of 1 to 8 rows, padded valid regions, both NPU profiles' left
+ * layouts and every seed; M = 33 and tiles of fewer than 16 rows beside. */
+typedef struct {
+    uint32_t m, k, n, vm, vk, vn;
+} small_shape;
+
+static const small_shape kSmallShapes[] = {
+    {16, 64, 256, 16, 64, 256},  /* a decode projection's tile product */
+    {32, 288, 80, 32, 270, 67},  /* two panels of k, a padded last strip */
+    {16, 512, 64, 13, 300, 64},  /* 13 rows: an 8-row block and a 5-row one */
+    {16, 64, 48, 1, 64, 1},      /* one row, one column */
+    {1, 64, 48, 1, 64, 33},      /* a one-row tile (boxes of one row) */
+    {48, 64, 32, 33, 64, 32},    /* 33 rows: staged row-major instead */
+};
+
+static void small_m_body(void *ctx, size_t target_index, const char *target) {
+    (void)ctx, (void)target;
+    rng r = {0xC0BE10u + (uint32_t)target_index};
+    const triple sources[] = {{PTO_FLOAT32, PTO_BFLOAT16}, {PTO_FLOAT32, PTO_FLOAT16}};
+    const pto_profile profiles[] = {PTO_PROFILE_A5, PTO_PROFILE_A2A3};
+    const pto_layout lefts[] = {PTO_LAYOUT_NZ, PTO_LAYOUT_ZZ};
+    for (size_t s = 0; s < COUNT(kSmallShapes); ++s)
+        for (size_t c = 0; c < 4; ++c) {
+            /* Under emulation each target runs one (source, profile) pair a shape, in turn. */
+            if (under_emulation() && c != (s + target_index) % 4) continue;
+            const small_shape *x = &kSmallShapes[s];
+            compare_with_host(profiles[c % 2], sources[c / 2], x->m, x->k, x->n, x->vm, x->vk, x->vn, lefts[c % 2],
+                              PTO_LAYOUT_ZN, PTO_LAYOUT_NZ, &r);
+        }
+}
+
+static void test_small_m_on_cube_layouts(void **state) {
+    (void)state;
+    for_each_target("small-M products on the cube's layouts", small_m_body, NULL);
 }
 
 /* One refused matrix multiply: status and sentence; dst's image unchanged. */
@@ -586,6 +646,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layouts),
         cmocka_unit_test(test_npu_equals_host),
+        cmocka_unit_test(test_small_m_on_cube_layouts),
         cmocka_unit_test(test_matmul_refusals),
         cmocka_unit_test(test_create_rules),
         cmocka_unit_test(test_program_arguments),

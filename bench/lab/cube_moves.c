@@ -21,24 +21,14 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "cube_tiles.h"
 #include "pto_c.h"
 
 enum { kBatch = 200 };
 
-static double cpu_us(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
 static pto_tile *cube(pto_dtype dtype, uint32_t rows, uint32_t cols, pto_location location,
                       pto_layout layout) {
-    pto_tile *t = NULL;
-    if (pto_tile_create_cube(dtype, rows, cols, location, layout, &t) != PTO_OK) {
-        fprintf(stderr, "cube-moves: pto_tile_create_cube: %s\n", pto_last_error());
-        exit(1);
-    }
-    return t;
+    return cube_tile("cube-moves", dtype, rows, cols, location, layout);
 }
 
 enum Step { kWrite, kMovLeft, kMovRight, kMatmul, kMatmulAcc };

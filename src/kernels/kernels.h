@@ -299,6 +299,19 @@ void QuantizeHif4(const Hif4QuantSpec& spec);
 void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, const ConstPlane& a,
             const ConstPlane& b, bool zero_seed);
 
+// Matmul's float32 chains for FLOAT16 or BFLOAT16 sources (dtype) on the
+// cube's own layouts, for M = 1 to 32: a m x k row-major (row stride lda),
+// b a right tile's ZN image ldz columns wide (16-bit elements, boxes of
+// 16 x 16, ldz and its rows multiples of 16), acc an acc tile's float32 NZ
+// image of acc_rows rows (a multiple of 16, or fewer than 16), each from its
+// (0, 0), acc holding the seeds; every chain and its bits Matmul's.
+// MatmulCubeFits(m): whether the dispatch target runs it for m rows (its
+// float32 vectors at most 16 lanes, m at most 32); else the caller stages
+// the operands row-major for Matmul.
+bool MatmulCubeFits(size_t m);
+void MatmulCube(pto_dtype dtype, size_t m, size_t k, size_t n, float* acc, size_t acc_rows,
+                const uint16_t* a, size_t lda, const uint16_t* b, size_t ldz);
+
 // Matmul's float32 chains on 8-bit floating sources (A5's TMATMUL): a of
 // a_dtype, b of b_dtype, each FLOAT8_E4M3, FLOAT8_E5M2 or HIFLOAT8, every
 // code widened exactly to float32 (NaN and infinities kept).

@@ -28,6 +28,7 @@
 #include "src/kernels/kernels.h"
 #include "src/kernels/fused-inl.h"
 #include "src/kernels/simd-inl.h"
+#include "src/kernels/transpose-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace pto {
@@ -82,11 +83,13 @@ HWY_INLINE void RowStep(D d, T a, hn::Vec<D> b0, hn::Vec<D> b1, hn::Vec<D>& c0,
 // a quad's rows used, kVecs (1 or 2) vectors of each: cR0 and cR1 hold row
 // R's chains (named, not an array: SVE's vectors cannot be array elements).
 // Their seeds: dst's values (zeros in unused slots: nothing is read).
+// A row's second vector lies `second` elements after its first (the lanes
+// that follow in a row-major tile; the next box in an acc tile's NZ image).
 template <size_t kRows, size_t kVecs, class D, typename T, class V = hn::Vec<D>>
-HWY_INLINE void LoadQuad(D d, const T* dst, size_t ldd, V& c00, V& c01, V& c10, V& c11, V& c20,
-                         V& c21, V& c30, V& c31) {
+HWY_INLINE void LoadQuad(D d, const T* dst, size_t ldd, size_t second, V& c00, V& c01, V& c10,
+                         V& c11, V& c20, V& c21, V& c30, V& c31) {
   constexpr bool k2 = kVecs > 1;
-  const size_t lanes = hn::Lanes(d);
+  const size_t lanes = second;
   c00 = LoadIf<(kRows > 0)>(d, dst, 0), c01 = LoadIf<(kRows > 0 && k2)>(d, dst, lanes);
   c10 = LoadIf<(kRows > 1)>(d, dst, ldd), c11 = LoadIf<(kRows > 1 && k2)>(d, dst, ldd + lanes);
   c20 = LoadIf<(kRows > 2)>(d, dst, 2 * ldd);
@@ -106,10 +109,10 @@ HWY_INLINE void StepQuad(D d, const T* a, size_t lda, V b0, V b1, V& c00, V& c01
 }
 
 template <size_t kRows, size_t kVecs, class D, typename T, class V = hn::Vec<D>>
-HWY_INLINE void StoreQuad(D d, T* dst, size_t ldd, V c00, V c01, V c10, V c11, V c20, V c21,
-                          V c30, V c31) {
+HWY_INLINE void StoreQuad(D d, T* dst, size_t ldd, size_t second, V c00, V c01, V c10, V c11,
+                          V c20, V c21, V c30, V c31) {
   constexpr bool k2 = kVecs > 1;
-  const size_t lanes = hn::Lanes(d);
+  const size_t lanes = second;
   StoreIf<(kRows > 0)>(d, c00, dst, 0), StoreIf<(kRows > 0 && k2)>(d, c01, dst, lanes);
   StoreIf<(kRows > 1)>(d, c10, dst, ldd), StoreIf<(kRows > 1 && k2)>(d, c11, dst, ldd + lanes);
   StoreIf<(kRows > 2)>(d, c20, dst, 2 * ldd);
@@ -119,19 +122,21 @@ HWY_INLINE void StoreQuad(D d, T* dst, size_t ldd, V c00, V c01, V c10, V c11, V
 }
 
 // kRows (1 to 8) rows x kVecs (1 or 2) vectors of dst: the chains over every
-// k, seeded by dst's values there; b's k-th row at b + k ldb (a packed strip
-// has ldb = its two vectors).
+// k, seeded by dst's values there (row r's vectors at dst + r ldd and
+// `second` elements further); b's k-th row at b + k ldb (a packed strip has
+// ldb = its two vectors).
 template <size_t kRows, size_t kVecs, class D, typename T>
-HWY_INLINE void Block(D d, size_t k_count, T* dst, size_t ldd, const T* a, size_t lda, const T* b,
-                      size_t ldb) {
+HWY_INLINE void Block(D d, size_t k_count, T* dst, size_t ldd, size_t second, const T* a,
+                      size_t lda, const T* b, size_t ldb) {
   static_assert(kRows >= 1 && kRows <= 8 && kVecs >= 1 && kVecs <= 2, "an 8 x 2 block at most");
   constexpr size_t kLow = kRows < 4 ? kRows : 4, kHigh = kRows - kLow;
   const size_t lanes = hn::Lanes(d);
   const size_t high = kHigh > 0 ? 4 : 0;  // the second quad's first row, where there is one
   hn::Vec<D> c00, c01, c10, c11, c20, c21, c30, c31;  // rows 0-3
   hn::Vec<D> c40, c41, c50, c51, c60, c61, c70, c71;  // rows 4-7
-  LoadQuad<kLow, kVecs>(d, dst, ldd, c00, c01, c10, c11, c20, c21, c30, c31);
-  LoadQuad<kHigh, kVecs>(d, dst + high * ldd, ldd, c40, c41, c50, c51, c60, c61, c70, c71);
+  LoadQuad<kLow, kVecs>(d, dst, ldd, second, c00, c01, c10, c11, c20, c21, c30, c31);
+  LoadQuad<kHigh, kVecs>(d, dst + high * ldd, ldd, second, c40, c41, c50, c51, c60, c61, c70,
+                         c71);
   for (size_t k = 0; k < k_count; ++k) {
     const T* bk = b + k * ldb;
     const hn::Vec<D> b0 = hn::LoadU(d, bk);
@@ -140,8 +145,9 @@ HWY_INLINE void Block(D d, size_t k_count, T* dst, size_t ldd, const T* a, size_
     StepQuad<kHigh, kVecs>(d, a + high * lda + k, lda, b0, b1, c40, c41, c50, c51, c60, c61, c70,
                            c71);
   }
-  StoreQuad<kLow, kVecs>(d, dst, ldd, c00, c01, c10, c11, c20, c21, c30, c31);
-  StoreQuad<kHigh, kVecs>(d, dst + high * ldd, ldd, c40, c41, c50, c51, c60, c61, c70, c71);
+  StoreQuad<kLow, kVecs>(d, dst, ldd, second, c00, c01, c10, c11, c20, c21, c30, c31);
+  StoreQuad<kHigh, kVecs>(d, dst + high * ldd, ldd, second, c40, c41, c50, c51, c60, c61, c70,
+                          c71);
 }
 
 // The register block's rows on this target, the one target-specific choice
@@ -226,8 +232,8 @@ void MatmulPanel(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T
   for (; j + width <= n; j += width) {
     PackStrip(d, k_count, b + j, ldb, strip);
     ForRowBlocks<BlockRows()>(m, [&](auto rows, size_t i) {
-      Block<decltype(rows)::value, 2>(d, k_count, dst + i * ldd + j, ldd, a + i * lda, lda, strip,
-                                      width);
+      Block<decltype(rows)::value, 2>(d, k_count, dst + i * ldd + j, ldd, width / 2, a + i * lda,
+                                      lda, strip, width);
     });
   }
   if (j == n) return;
@@ -238,7 +244,7 @@ void MatmulPanel(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T
     constexpr size_t kRows = decltype(rows)::value;
     T* out = dst + i * ldd + j;
     for (size_t r = 0; r < kRows; ++r) memcpy(seeds + r * width, out + r * ldd, cols * sizeof(T));
-    Block<kRows, 2>(d, k_count, seeds, width, a + i * lda, lda, strip, width);
+    Block<kRows, 2>(d, k_count, seeds, width, width / 2, a + i * lda, lda, strip, width);
     for (size_t r = 0; r < kRows; ++r) memcpy(out + r * ldd, seeds + r * width, cols * sizeof(T));
   });
 }
@@ -380,6 +386,138 @@ void MatmulBf16Impl(size_t m, size_t k, size_t n, float* dst, size_t ldd, const 
                      reinterpret_cast<const hwy::bfloat16_t*>(b), ldb);
 }
 
+// Products on the cube's own layouts at small M (a decode step's 1 to 32
+// rows): b a right tile's ZN image and dst an acc tile's NZ image, read and
+// written where they lie, so that no operand but a is staged. b's FLOAT16
+// or BFLOAT16 elements lie in boxes of 16 k x 16 columns, a row of boxes
+// after another, each box's columns one after another and a column's 16 k
+// one after another: b(k, j) is element (k / 16) 16 ldz + (j / 16) 256 +
+// (j % 16) 16 + k % 16 of a ZN image ldz columns wide. dst's float32
+// elements lie in boxes of 16 x 16 (of its rows, where it has fewer than
+// 16), a column of boxes after another, each box's rows one after another:
+// dst(i, j) is element (j / 16) 16 rows + 16 i + j % 16 of an NZ image of
+// `rows` rows, so that a row's vector of up to 16 lanes, from a column that
+// is a multiple of its lanes, lies in one box's row.
+constexpr size_t kBox = 16;
+
+HWY_INLINE size_t ZnOffset(size_t k, size_t j, size_t ldz) {
+  return (k / kBox) * kBox * ldz + (j / kBox) * kBox * kBox + (j % kBox) * kBox + k % kBox;
+}
+HWY_INLINE size_t NzAccOffset(size_t i, size_t j, size_t rows) {
+  return (j / kBox) * kBox * rows + i * kBox + j % kBox;
+}
+
+// The 16 k of one row of b's boxes from (k0, j) (k0 a multiple of 16), over
+// `cols` columns, into `width` columns of rows (16 rows of `width`
+// elements, the columns from `cols` on zeros): each box's columns are its
+// rows, so 8 x 8 squares are transposed in vectors, as 16-bit lanes (the
+// tail and the targets without fixed vectors element by element, in TB,
+// the type LoadAs then reads).
+template <typename TB>
+HWY_INLINE void ZnBoxRow(const TB* b, size_t ldz, size_t k0, size_t j, size_t cols, size_t width,
+                         TB* rows) {
+  size_t c = 0;
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+  constexpr size_t kSquare = 8;  // 16-bit elements: 8 x 8 in 128-bit vectors
+  uint16_t* square_rows = reinterpret_cast<uint16_t*>(rows);
+  const uint16_t* bits = reinterpret_cast<const uint16_t*>(b);
+  for (; c + kSquare <= cols; c += kSquare)
+    for (size_t half = 0; half < kBox; half += kSquare)
+      TransposeSquare(square_rows + half * width + c, width,
+                      bits + ZnOffset(k0 + half, j + c, ldz), kBox);
+#endif
+  const size_t present = cols < width ? cols : width;
+  for (size_t kk = 0; kk < kBox; ++kk) {
+    TB* row = rows + kk * width;
+    for (size_t cc = c; cc < present; ++cc) row[cc] = b[ZnOffset(k0 + kk, j + cc, ldz)];
+    for (size_t cc = present; cc < width; ++cc) row[cc] = TB();  // zero bits: +0
+  }
+}
+
+// PackStrip's strip from b's ZN image: k_count rows from k0 (a multiple of
+// 16) of the columns [j, j + cols), cols at most two vectors, widened
+// exactly to float32 (LoadAs), the columns from cols on zeros.
+template <class D, typename TB>
+HWY_INLINE void PackStripZn(D d, size_t k0, size_t k_count, const TB* b, size_t ldz, size_t j,
+                            size_t cols, float* strip) {
+  const size_t lanes = hn::Lanes(d), width = 2 * lanes;
+  HWY_ALIGN TB rows[kBox * 2 * HWY_MAX_BYTES / sizeof(float)];
+  for (size_t k = 0; k < k_count; k += kBox) {
+    ZnBoxRow(b, ldz, k0 + k, j, cols, width, rows);
+    const size_t box_rows = k_count - k < kBox ? k_count - k : kBox;
+    for (size_t kk = 0; kk < box_rows; ++kk, strip += width) {
+      hn::Store(LoadAs(d, rows + kk * width), d, strip);
+      hn::Store(LoadAs(d, rows + kk * width + lanes), d, strip + lanes);
+    }
+  }
+}
+
+// Whether this target's float32 vectors fit a box's row (at most 16 lanes)
+// and m rows one widened block of a (kNarrowRows): the small-M product on
+// the cube's layouts runs here.
+bool MatmulCubeFitsImpl(size_t m) {
+  return hn::Lanes(hn::ScalableTag<float>()) <= kBox && m <= kNarrowRows;
+}
+
+// dst (an acc NZ image of acc_rows rows, holding the seeds) = the chains of
+// a (m x k_count, row-major, FLOAT16 or BFLOAT16: TB) and b (a ZN image ldz
+// columns wide, from its (0, 0)), for MatmulCubeFitsImpl(m). Per panel of
+// kStripK k: a widened once, then each strip of b decoded once from its
+// boxes (transposed, widened) while every row block of a passes over it,
+// the register blocks reading and writing dst in its boxes. Blocks, panels
+// and chains as MatmulTyped's: the same bits.
+template <typename TB>
+void MatmulCubeTyped(size_t m, size_t k_count, size_t n, float* dst, size_t acc_rows, const TB* a,
+                     size_t lda, const TB* b, size_t ldz) {
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d), width = 2 * lanes;
+  constexpr size_t kMaxWidth = 2 * HWY_MAX_BYTES / sizeof(float);
+  HWY_ALIGN float wide_a[kNarrowRows * kStripK];
+  HWY_ALIGN float strip[kStripK * kMaxWidth];
+  for (size_t k = 0; k < k_count; k += kStripK) {
+    const size_t kc = k_count - k < kStripK ? k_count - k : kStripK;
+    WidenRows(d, m, kc, a + k, lda, wide_a);
+    size_t j = 0;
+    for (; j + width <= n; j += width) {
+      PackStripZn(d, k, kc, b, ldz, j, width, strip);
+      float* out = dst + NzAccOffset(0, j, acc_rows);
+      const size_t second = NzAccOffset(0, j + lanes, acc_rows) - NzAccOffset(0, j, acc_rows);
+      ForRowBlocks<BlockRows()>(m, [&](auto rows, size_t i) {
+        Block<decltype(rows)::value, 2>(d, kc, out + i * kBox, kBox, second, wide_a + i * kc, kc,
+                                        strip, width);
+      });
+    }
+    if (j == n) continue;
+    // The last columns, fewer than two vectors: a strip padded with zeros,
+    // on a copy of their rows of dst (MatmulPanel's last strip).
+    const size_t cols = n - j;
+    PackStripZn(d, k, kc, b, ldz, j, cols, strip);
+    HWY_ALIGN float seeds[BlockRows() * kMaxWidth] = {};
+    ForRowBlocks<BlockRows()>(m, [&](auto rows, size_t i) {
+      constexpr size_t kRows = decltype(rows)::value;
+      for (size_t r = 0; r < kRows; ++r)
+        for (size_t c = 0; c < cols; ++c)
+          seeds[r * width + c] = dst[NzAccOffset(i + r, j + c, acc_rows)];
+      Block<kRows, 2>(d, kc, seeds, width, lanes, wide_a + i * kc, kc, strip, width);
+      for (size_t r = 0; r < kRows; ++r)
+        for (size_t c = 0; c < cols; ++c)
+          dst[NzAccOffset(i + r, j + c, acc_rows)] = seeds[r * width + c];
+    });
+  }
+}
+
+void MatmulCubeF16Impl(size_t m, size_t k, size_t n, float* dst, size_t acc_rows,
+                       const uint16_t* a, size_t lda, const uint16_t* b, size_t ldz) {
+  MatmulCubeTyped(m, k, n, dst, acc_rows, reinterpret_cast<const hwy::float16_t*>(a), lda,
+                  reinterpret_cast<const hwy::float16_t*>(b), ldz);
+}
+
+void MatmulCubeBf16Impl(size_t m, size_t k, size_t n, float* dst, size_t acc_rows,
+                        const uint16_t* a, size_t lda, const uint16_t* b, size_t ldz) {
+  MatmulCubeTyped(m, k, n, dst, acc_rows, reinterpret_cast<const hwy::bfloat16_t*>(a), lda,
+                  reinterpret_cast<const hwy::bfloat16_t*>(b), ldz);
+}
+
 // Whether INT8 products may take the 8-bit dot products on this target: the
 // AVX-512 ones only, so that a selection of older targets (pto-bench
 // --target AVX2, the tests' target loops) runs what a CPU without them runs.
@@ -405,6 +543,9 @@ HWY_EXPORT(MatmulI32Impl);
 HWY_EXPORT(MatmulF16Impl);
 HWY_EXPORT(MatmulBf16Impl);
 HWY_EXPORT(Int8DotTargetImpl);
+HWY_EXPORT(MatmulCubeFitsImpl);
+HWY_EXPORT(MatmulCubeF16Impl);
+HWY_EXPORT(MatmulCubeBf16Impl);
 
 namespace {
 
@@ -511,6 +652,15 @@ void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, con
   } else {
     MatmulWidened<float>(PTO_DYNAMIC_DISPATCH(MatmulF32Impl), dtype, dtype, m, k, n, dst, a, b);
   }
+}
+
+bool MatmulCubeFits(size_t m) { return PTO_DYNAMIC_DISPATCH(MatmulCubeFitsImpl)(m); }
+
+void MatmulCube(pto_dtype dtype, size_t m, size_t k, size_t n, float* acc, size_t acc_rows,
+                const uint16_t* a, size_t lda, const uint16_t* b, size_t ldz) {
+  const auto impl = dtype == PTO_FLOAT16 ? PTO_DYNAMIC_DISPATCH(MatmulCubeF16Impl)
+                                         : PTO_DYNAMIC_DISPATCH(MatmulCubeBf16Impl);
+  impl(m, k, n, acc, acc_rows, a, lda, b, ldz);
 }
 
 void MatmulFloat8(pto_dtype a_dtype, pto_dtype b_dtype, size_t m, size_t k, size_t n,

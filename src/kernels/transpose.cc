@@ -17,6 +17,7 @@
 #include "hwy/highway.h"
 #include "src/kernels/kernels.h"
 #include "src/kernels/simd-inl.h"
+#include "src/kernels/transpose-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace pto {
@@ -29,26 +30,6 @@ HWY_INLINE void TransposeByElements(size_t i0, size_t i1, size_t j0, size_t j1, 
   for (size_t j = j0; j < j1; ++j)
     for (size_t i = i0; i < i1; ++i) dst[j * ds + i] = src[i * ss + j];
 }
-
-#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
-// One square of kLanes x kLanes elements, kLanes of T filling 16 bytes.
-template <typename T>
-HWY_INLINE void TransposeSquare(T* dst, size_t ds, const T* src, size_t ss) {
-  constexpr size_t kLanes = 16 / sizeof(T);
-  const hn::FixedTag<T, kLanes> d;
-  using V = hn::Vec<decltype(d)>;
-  V rows[kLanes], next[kLanes];
-  for (size_t i = 0; i < kLanes; ++i) rows[i] = hn::LoadU(d, src + i * ss);
-  for (size_t round = 1; round < kLanes; round *= 2) {
-    for (size_t i = 0; i < kLanes / 2; ++i) {
-      next[2 * i] = hn::InterleaveLower(d, rows[i], rows[i + kLanes / 2]);
-      next[2 * i + 1] = hn::InterleaveUpper(d, rows[i], rows[i + kLanes / 2]);
-    }
-    for (size_t i = 0; i < kLanes; ++i) rows[i] = next[i];
-  }
-  for (size_t j = 0; j < kLanes; ++j) hn::StoreU(rows[j], d, dst + j * ds);
-}
-#endif
 
 template <typename T>
 void TransposeAs(size_t rows, size_t cols, T* dst, size_t ds, const T* src, size_t ss) {

@@ -296,6 +296,52 @@ void RunRowMajor(const Operands& o, Seed seed) {
                     seed == Seed::kZero);
 }
 
+// Whether the small-M product on the cube's own layouts takes o
+// (kernels::MatmulCube): FLOAT16 or BFLOAT16 sources, b a ZN image of
+// 16 x 16 boxes (any location but scaling, whose boxes are 2 x 16) and dst
+// an acc tile's NZ image, both from their (0, 0), and a target and row
+// count the kernel runs. a may lie in any layout: it is staged row-major (M
+// rows, the smallest operand).
+bool OnCubeLayouts(const Operands& o) {
+  const pto_tile *dst = o.dst, *a = o.src0, *b = o.src1;
+  if (a->dtype != PTO_BFLOAT16 && a->dtype != PTO_FLOAT16) return false;
+  const bool b_zn = b->layout == PTO_LAYOUT_ZN && b->location != PTO_LOC_SCALING &&
+                    b->origin_row == 0 && b->origin_col == 0 && b->image_rows % 16 == 0 &&
+                    b->image_cols % 16 == 0;
+  const bool dst_nz = dst->location == PTO_LOC_ACC && dst->layout == PTO_LAYOUT_NZ &&
+                      dst->origin_row == 0 && dst->origin_col == 0 &&
+                      (dst->image_rows % 16 == 0 || dst->image_rows < 16) &&
+                      dst->image_cols % 16 == 0;
+  return b_zn && dst_nz && kernels::MatmulCubeFits(a->valid_rows);
+}
+
+// The product on the cube's layouts: dst seeded where it lies (zeros, or
+// bias's row in each row), a staged row-major unless it is already.
+void RunOnCubeLayouts(const Operands& o, Seed seed) {
+  pto_tile* dst = o.dst;
+  const pto_tile *a = o.src0, *b = o.src1;
+  const uint32_t m = a->valid_rows, n = b->valid_cols, k = a->valid_cols;
+  const Layout acc = TileLayout(dst);
+  if (seed == Seed::kZero) {
+    const float zero = 0.0f;
+    FillRegion(acc, static_cast<char*>(dst->data), 0, 0, m, n, &zero, sizeof zero);
+  } else if (seed == Seed::kBias) {
+    for (uint32_t i = 0; i < m; ++i)
+      CopyRegion(acc, static_cast<char*>(dst->data), i, 0, TileLayout(o.src2),
+                 static_cast<const char*>(o.src2->data), o.src2->origin_row, o.src2->origin_col,
+                 1, n, sizeof(float));
+  }
+  const uint16_t* a_rows = static_cast<const uint16_t*>(a->data);
+  size_t lda = a->cols;
+  if (!IsRowMajorFromData(a)) {
+    char* next = StagingStart();
+    a_rows = static_cast<const uint16_t*>(Staged(a, m, k, &next, false).data);
+    lda = k;
+  }
+  kernels::MatmulCube(a->dtype, m, k, n, static_cast<float*>(dst->data), dst->image_rows, a_rows,
+                      lda, static_cast<const uint16_t*>(b->data), b->image_cols);
+}
+
 // Operands in a fractal layout (or windows), or inputs a cube mode rounds:
 // the row-major run on copies of the valid regions (dst's as it was for
 // tmatmul_acc, bias's row 0; a and b rounded to the mode's format), dst's
@@ -303,6 +349,7 @@ void RunRowMajor(const Operands& o, Seed seed) {
 void RunMatmul(const Operands& o, Seed seed, pto_profile profile) {
   const bool rounded = InputsRounded(o, profile);
   if (RowMajorOperands(o) && !rounded) return RunRowMajor(o, seed);
+  if (!rounded && OnCubeLayouts(o)) return RunOnCubeLayouts(o, seed);
   pto_tile* dst = o.dst;
   const uint32_t m = o.src0->valid_rows, n = o.src1->valid_cols, k = o.src0->valid_cols;
   char* next = StagingStart();
