@@ -221,9 +221,15 @@ run_lane() {  # LANE STEP...
   done
 }
 
-kill_tree() {  # PID: it and every process below it
-  local child
-  for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do kill_tree "$child"; done
+kill_tree() {  # PID: it and every process below it (read from /proc: no ps needed)
+  local f stat fields child
+  for f in /proc/[0-9]*/stat; do
+    read -r stat <"$f" 2>/dev/null || continue
+    read -r -a fields <<<"${stat##*) }"  # state, ppid, ...
+    child=${f#/proc/}
+    child=${child%/stat}
+    [ "${fields[1]}" != "$1" ] || kill_tree "$child"
+  done
   kill "$1" 2>/dev/null || true
 }
 
