@@ -103,11 +103,13 @@ step_valgrind() {
   # the first step every x86 target.
   # test_accuracy is left out here: it measures ulps of the kernels test_ops,
   # test_exp_log and test_special run under valgrind on the same shapes and
-  # tails, and took 290 s of valgrind's time at 2^16 inputs a target.
+  # tails, and took 290 s of valgrind's time at 2^16 inputs a target. The
+  # suites stay on the command line: a name alone would also run another
+  # suite's test of that name (python's quickstart) under valgrind.
   mapfile -t valgrind_tests < <(meson test -C "$build" --list --no-rebuild "${c_suites[@]}" 2>/dev/null |
     sed -n 's|^pto:[a-z]* / ||p' | grep -vx accuracy)
   [ ${#valgrind_tests[@]} -gt 10 ] || { echo "valgrind: no test list from $build"; exit 1; }
-  PTO_TEST_TARGETS="AVX2" PTO_TEST_UNDER_VALGRIND=1 meson test -C "$build" "${valgrind_tests[@]}" --print-errorlogs --num-processes 2 \
+  PTO_TEST_TARGETS="AVX2" PTO_TEST_UNDER_VALGRIND=1 meson test -C "$build" "${c_suites[@]}" "${valgrind_tests[@]}" --print-errorlogs --num-processes 2 \
     --timeout-multiplier 10 --wrapper "$root/tests/hardening/valgrind-wrapper.sh"
 }
 

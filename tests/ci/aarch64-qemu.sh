@@ -93,7 +93,7 @@ run_job() {  # cpu test
       max,sve2048=on:matmul_mx_scales | max,sve2048=on:accuracy) targets=SVE2 ;;
   esac
   PTO_TEST_TARGETS=$targets PTO_TEST_RSQRT_STRIDE=$stride QEMU_CPU=$cpu \
-    meson test -C build-ci/aarch64 "$t" --no-rebuild --print-errorlogs --num-processes 1 \
+    meson test -C build-ci/aarch64 --suite core "$t" --no-rebuild --print-errorlogs --num-processes 1 \
     --timeout-multiplier 4 --logbase "qemu/$tag-$t" >"$logs/$tag-$t.out" 2>&1 || rc=$?
   printf '%s %s %d %d\n' "$cpu" "$t" "$rc" $((SECONDS - start)) >>"$logs/done"
 }
