@@ -23,9 +23,11 @@ declare -A titles
 
 # ---------------------------------------------------------------------------
 # Hardening (README "Guarantees"): the C suites under sanitizers and
-# valgrind, a bounded libFuzzer run, and the ABI checks. Each run has its own
-# build directory under build-ci/ (tsan, fuzz, abi), kept between runs. The
-# bindings are left to the first step.
+# valgrind and a bounded libFuzzer run. Each run has its own build directory
+# under build-ci/ (tsan, fuzz), kept between runs. The bindings are left to
+# the first step, and so are the ABI checks (the hardening suite's
+# exported-symbols and abidiff tests, on the release library and on its
+# probe: tests/abi/meson.build).
 # ASan + UBSan and libFuzzer share one clang build (build-ci/fuzz): clang
 # instruments a kernel file for ASan in a third of the time gcc takes, and
 # the fuzzers need clang. Its kernels are compiled for AVX-512 and the
@@ -36,8 +38,8 @@ declare -A titles
 # kernel. This build is also clang's: every kernel file compiles with clang
 # here, the x86-specific blocks (src/kernels/x86-inl.h) on AVX-512 and their
 # portable twins on EMU128 (and in the main build on SSE4 and SSSE3, under
-# qemu on NEON and SVE). TSan and the ABI check need no SIMD paths: the
-# baseline target only.
+# qemu on NEON and SVE). TSan needs no SIMD paths: the baseline target only,
+# at -O1.
 c_only=(-Dbindings=disabled -Dpython=disabled -Dbench=false -Dtests=true)
 no_128bit_x86='-DHWY_DISABLED_TARGETS=(HWY_SSSE3|HWY_SSE4|HWY_AVX2)'
 c_suites=(--suite core --suite hardening)
@@ -116,7 +118,7 @@ step_valgrind() {
 titles[tsan]="ThreadSanitizer: thread test, programs on blocks (the cube's block-ordered adds among them)"
 step_tsan() {
   [ -d "$ci/tsan" ] || meson setup "$ci/tsan" -Db_sanitize=thread -Db_lundef=false "${c_only[@]}" \
-    -Dsimd_targets=baseline
+    -Dsimd_targets=baseline -Doptimization=1
   meson compile -C "$ci/tsan" test_threads test_program test_program_cube
   TSAN_OPTIONS=halt_on_error=1 meson test -C "$ci/tsan" --no-rebuild --print-errorlogs threads program \
     program_cube
@@ -150,17 +152,6 @@ step_fuzz() {
   [ "$api_rc" -eq 0 ] && [ "$program_rc" -eq 0 ]
 }
 
-titles[abi]="ABI: exported symbols, SONAME and abidiff against tests/abi"
-step_abi() {
-  # abidiff reads DWARF, so the library is built once more with debug info.
-  [ -d "$ci/abi" ] || meson setup "$ci/abi" -Ddebug=true -Dtests=false -Dbench=false -Dbindings=disabled \
-    -Dsimd_targets=baseline
-  meson compile -C "$ci/abi" pto:shared_library
-  tests/hardening/check-exports.sh "$ci/abi/src/libpto.so" include/pto_c.h \
-    tests/hardening/exported-symbols.txt libpto.so.0
-  tests/abi/check-abi.sh "$ci/abi/src/libpto.so"
-}
-
 titles[debian]="Debian packages: dpkg-buildpackage, lintian, apt-get install ./*.deb, quickstart with pkg-config pto"
 step_debian() {
   tests/ci/debian.sh "$ci/debian"
@@ -173,7 +164,7 @@ step_aarch64() {
 }
 
 lane_a=(main python packages new_operation valgrind debian)
-lane_b=(python_aarch64 mpi asan fuzz tsan abi aarch64)
+lane_b=(python_aarch64 mpi asan fuzz tsan aarch64)
 
 logs=$ci/logs
 rm -rf "$logs"

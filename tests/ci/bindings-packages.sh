@@ -14,7 +14,8 @@ cd "$root"
 prefix=$work/prefix
 rm -rf "$prefix" "$work/out"
 [ -d "$work/build" ] || meson setup "$work/build" --prefix "$prefix" \
-  -Dtests=false -Dbench=false -Dbindings=disabled -Dsimd_targets=baseline -Dmpi=disabled -Druntime=disabled
+  -Dtests=false -Dbench=false -Dbindings=disabled -Dsimd_targets=baseline -Dmpi=disabled -Druntime=disabled \
+  -Doptimization=1
 meson configure "$work/build" --prefix "$prefix"
 meson install -C "$work/build" --quiet
 
@@ -27,8 +28,9 @@ echo "libpto installed in $prefix (libdir $libdir)"
 
 # The packages' mechanics are under test here, not the kernels: both
 # libraries (x86-64 and aarch64) are built for their baseline SIMD target
-# only, and without libpto-mpi and libpto-runtime, which no binding loads.
-PTO_CROSS_MESON_ARGS="-Dsimd_targets=baseline -Dmpi=disabled -Druntime=disabled" bindings/publish-local.sh "$work/out"
+# only, at -O1 (a compile several times quicker), and without libpto-mpi
+# and libpto-runtime, which no binding loads.
+PTO_CROSS_MESON_ARGS="-Dsimd_targets=baseline -Doptimization=1 -Dmpi=disabled -Druntime=disabled" bindings/publish-local.sh "$work/out"
 tests/packaging/check-user-projects.sh "$work/out"
 # The jar's two platforms: ELF aarch64 natives exporting the contract, and
 # the Java quickstart on Debian's arm64 JRE under qemu-aarch64.

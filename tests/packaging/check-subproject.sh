@@ -10,8 +10,12 @@ cp "$here/subproject/meson.build" "$scratch/app/"
 cp "$here/consumer.c" "$scratch/"
 ln -s "$src_root" "$scratch/app/subprojects/pto"
 sed -i "s#'../consumer.c'#'$scratch/consumer.c'#" "$scratch/app/meson.build"
-meson setup "$scratch/app/build" "$scratch/app" -Dpto:tests=false -Dpto:bench=false \
-  -Dpto:bindings=disabled -Dpto:simd_targets=baseline >/dev/null
-meson compile -C "$scratch/app/build" >/dev/null
+# What a consumer's build needs of libpto, at the least cost: the library
+# alone (no tools, MPI transport or host runtime), baseline SIMD, no
+# optimisation or debug info (buildtype is the consumer's, here plain).
+meson setup "$scratch/app/build" "$scratch/app" -Dbuildtype=plain -Dpto:tests=false -Dpto:bench=false \
+  -Dpto:bindings=disabled -Dpto:simd_targets=baseline -Dpto:mpi=disabled -Dpto:runtime=disabled \
+  -Dpto:python=disabled >/dev/null
+meson compile -C "$scratch/app/build" consumer >/dev/null
 "$scratch/app/build/consumer"
 echo "subproject check passed"
