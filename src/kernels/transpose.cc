@@ -61,6 +61,42 @@ void TransposeAs(size_t rows, size_t cols, T* dst, size_t ds, const T* src, size
 #endif
 }
 
+// `count` cells of rows x cols, cell k at k * dst_step and k * src_step
+// elements from dst and src.
+template <typename T>
+void TransposeCellsAs(size_t count, size_t rows, size_t cols, T* dst, size_t ds, size_t dst_step,
+                      const T* src, size_t ss, size_t src_step) {
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+  if constexpr (std::is_same<T, uint16_t>::value) {
+    if (rows == 16 && cols == 16) {  // bf16 and f16 boxes: each one TransposeBox16
+      for (size_t k = 0; k < count; ++k)
+        TransposeBox16(dst + k * dst_step, ds, src + k * src_step, ss);
+      return;
+    }
+  }
+#endif
+  for (size_t k = 0; k < count; ++k)
+    TransposeAs(rows, cols, dst + k * dst_step, ds, src + k * src_step, ss);
+}
+
+void TransposeCellsImpl(size_t element_bytes, size_t count, size_t rows, size_t cols, void* dst,
+                        size_t ds, size_t dst_step, const void* src, size_t ss, size_t src_step) {
+  switch (element_bytes) {
+    case 1:
+      return TransposeCellsAs(count, rows, cols, static_cast<uint8_t*>(dst), ds, dst_step,
+                              static_cast<const uint8_t*>(src), ss, src_step);
+    case 2:
+      return TransposeCellsAs(count, rows, cols, static_cast<uint16_t*>(dst), ds, dst_step,
+                              static_cast<const uint16_t*>(src), ss, src_step);
+    case 4:
+      return TransposeCellsAs(count, rows, cols, static_cast<uint32_t*>(dst), ds, dst_step,
+                              static_cast<const uint32_t*>(src), ss, src_step);
+    default:
+      return TransposeCellsAs(count, rows, cols, static_cast<uint64_t*>(dst), ds, dst_step,
+                              static_cast<const uint64_t*>(src), ss, src_step);
+  }
+}
+
 // Blocks of 64 x 64 elements at most, so that both images are walked a few
 // cache lines at a time.
 void TransposeImpl(size_t element_bytes, size_t rows, size_t cols, void* dst, size_t ds,
@@ -98,11 +134,17 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace pto {
 HWY_EXPORT(TransposeImpl);
+HWY_EXPORT(TransposeCellsImpl);
 namespace kernels {
 void Transpose(size_t element_bytes, size_t rows, size_t cols, const Plane& dst,
                const ConstPlane& src) {
   PTO_DYNAMIC_DISPATCH(TransposeImpl)(element_bytes, rows, cols, dst.data, dst.stride, src.data,
                                       src.stride);
+}
+void TransposeCells(size_t element_bytes, size_t count, size_t rows, size_t cols, const Plane& dst,
+                    size_t dst_step, const ConstPlane& src, size_t src_step) {
+  PTO_DYNAMIC_DISPATCH(TransposeCellsImpl)(element_bytes, count, rows, cols, dst.data, dst.stride,
+                                           dst_step, src.data, src.stride, src_step);
 }
 }  // namespace kernels
 }  // namespace pto
