@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 144 operations of libpto's table (src/operations.def), by group, in
+ * The 145 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -36,7 +36,7 @@
  *   data movement (11): tfillpad, treshape, talias, ttrans, tconcat,
  *     tconcatidx, tinterleave, tdeinterleave, tdeinterleave_single,
  *     tfillpad_inplace, tfillpad_expand
- *   sorting (2): tsort32, tmrgsort
+ *   sorting (3): tsort32, tmrgsort, tmrgsort_lists
  *   fused arithmetic (11): taxpy, taddc, tsubc, taddsc, tsubsc,
  *     tfusedmuladd, tfusedmuladdrelu, tmuladddst, taddreluconv,
  *     tsubreluconv, tadddeqrelu
@@ -49,10 +49,9 @@
  * Five are settings of the calling thread (src/settings.def), which later
  * instructions read: setfmatrix, set_img2col_padding, set_img2col_rpt,
  * set_quant_scalar and set_quant_vector.
- * Outside those tables, bound by hand: pto_tmrgsort_lists (counts besides
- * dst), pto_timg2col (a configuration struct and per-thread registers),
- * pto_tquant_mx (exp, max and scaling besides dst) and pto_tquant_hif4 (exp,
- * max and scaling besides dst).
+ * Outside those tables, bound by hand: pto_timg2col (a configuration struct
+ * and per-thread registers), pto_tquant_mx (exp, max and scaling besides
+ * dst) and pto_tquant_hif4 (exp, max and scaling besides dst).
  * ops-families:end
  *
  * Conventions shared by every function below:

@@ -134,11 +134,38 @@ void CopyRegionOf(const Layout& ld, T* d, uint64_t dr, uint64_t dc, const Layout
     CopyCell(d + ElementOffset(ld, dr + i, dc + j), ds, s + ElementOffset(ls, sr + i, sc + j), ss,
              std::min(h, rows - i), std::min(w, cols - j));
   };
+  // Where one image's rows are the other's columns, the cells of a row (or
+  // a column) of whole boxes lie a fixed step apart in both images: their
+  // transposes go to the kernel in one call. Returns the cells it moved
+  // (count of them from (i, j), each (di, dj) from the last), 0 if their
+  // offsets do not step evenly.
+  const bool crossed = !runs && ((ds.row_stride == 1 && ss.col_stride == 1) ||
+                                 (ds.col_stride == 1 && ss.row_stride == 1));
+  const auto cells = [&](uint64_t i, uint64_t j, uint64_t di, uint64_t dj, uint64_t count) {
+    const uint64_t d0 = ElementOffset(ld, dr + i, dc + j), s0 = ElementOffset(ls, sr + i, sc + j);
+    const uint64_t d1 = ElementOffset(ld, dr + i + di, dc + j + dj);
+    const uint64_t s1 = ElementOffset(ls, sr + i + di, sc + j + dj);
+    if (count < 2 || d1 <= d0 || s1 <= s0) return uint64_t{0};
+    for (uint64_t k = 2; k < count; ++k)
+      if (ElementOffset(ld, dr + i + k * di, dc + j + k * dj) != d0 + k * (d1 - d0) ||
+          ElementOffset(ls, sr + i + k * di, sc + j + k * dj) != s0 + k * (s1 - s0))
+        return uint64_t{0};
+    const uint64_t ch = std::min(h, rows - i), cw = std::min(w, cols - j);
+    if (ds.row_stride == 1)
+      kernels::TransposeCells(sizeof(T), count, ch, cw, kernels::Plane{d + d0, ds.col_stride},
+                              d1 - d0, kernels::ConstPlane{s + s0, ss.row_stride}, s1 - s0);
+    else
+      kernels::TransposeCells(sizeof(T), count, cw, ch, kernels::Plane{d + d0, ds.row_stride},
+                              d1 - d0, kernels::ConstPlane{s + s0, ss.col_stride}, s1 - s0);
+    return count;
+  };
   const bool from_plain = ls.box == Box::kNone && ld.box != Box::kNone;
   const bool by_columns = from_plain ? ls.col_major : ld.col_major;
   if (by_columns) {
-    for (uint64_t j = 0; j < cols; j += w)
-      for (uint64_t i = 0; i < rows; i += h) cell(i, j);
+    for (uint64_t j = 0; j < cols; j += w) {
+      uint64_t i = crossed ? cells(0, j, h, 0, rows / h) * h : 0;
+      for (; i < rows; i += h) cell(i, j);
+    }
     return;
   }
   // From an ND image, the next row of cells' source rows are fetched into
@@ -149,7 +176,8 @@ void CopyRegionOf(const Layout& ld, T* d, uint64_t dr, uint64_t dc, const Layout
     if (fetch_ahead && rows - i > h)
       PrefetchRows(reinterpret_cast<const char*>(s + ElementOffset(ls, sr + i + h, sc)),
                    ls.cols * sizeof(T), std::min(h, rows - i - h), cols * sizeof(T));
-    for (uint64_t j = 0; j < cols; j += w) cell(i, j);
+    uint64_t j = crossed ? cells(i, 0, 0, w, cols / w) * w : 0;
+    for (; j < cols; j += w) cell(i, j);
   }
 }
 

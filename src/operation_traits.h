@@ -33,6 +33,7 @@
 /* Set by a Table or TableDst operand: the row reads or writes a table in
  * the caller's memory (Operands::table), never written in Traits. */
 #define PTO_TRAIT_Table (1u << 22)
+#define PTO_TRAIT_NullsFirst (1u << 23)
 
 /* The OR of one to four flags named without their prefix. */
 #define PTO_TRAIT_BITS(...) \

@@ -317,6 +317,52 @@ static void test_rules(void **state) {
     TILES_DESTROY(src, idx, dst, i32, narrow, tmp, u8, row, out);
 }
 
+/* tmrgsort_lists is a row of the operation table (sort): src2 and src3
+ * OptionalSrc, the attribute kind ListCounts (exhausted, and executed of
+ * the role Counts), the trait NullsFirst. Its NULL operands are refused
+ * before a cube tile (the table refuses cube tiles first for other rows);
+ * an empty dst writes four zero counts; the tests' generic call passes
+ * exhausted 0 and op_counts, and gets each list's pairs. */
+static void test_lists_row(void **state) {
+    (void)state;
+    const op_info *row = op_row(OP_TMRGSORT_LISTS);
+    assert_int_equal(row->family, OP_FAMILY_SPECIAL);
+    assert_int_equal(row->source_count, 4);
+    assert_string_equal(row->source_names[3], "src3");
+    assert_int_equal(row->tmp, OP_TMP_OPTIONAL);
+    assert_int_equal(row->attr, OP_ATTR_ListCounts);
+    assert_true((row->traits & PTO_TRAIT_NullsFirst) != 0);
+    pto_tile *l0 = tile_new(PTO_FLOAT32, 1, 128, 1, 128), *l1 = tile_new(PTO_FLOAT32, 1, 64, 1, 64);
+    pto_tile *dst = tile_new(PTO_FLOAT32, 1, 256, 1, 192), *cube = NULL;
+    assert_int_equal(pto_tile_create_cube(PTO_FLOAT32, 1, 256, PTO_LOC_MAT, PTO_LAYOUT_ND, &cube), PTO_OK);
+    expect_status(pto_tmrgsort_lists(cube, l0, NULL, NULL, NULL, NULL, 0, NULL), PTO_ERR_NULL_ARGUMENT,
+                  "lists cube dst, NULL src1");
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    expect_status(pto_tmrgsort_lists(cube, l0, l1, NULL, NULL, NULL, 0, NULL), PTO_ERR_NULL_ARGUMENT,
+                  "lists cube dst, A5 without tmp");
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    rng r = {11};
+    tile_fill(l0, &r, GEN_ANY);
+    tile_fill(l1, &r, GEN_ANY);
+    uint16_t executed[4] = {0xBEEF, 0xBEEF, 0xBEEF, 0xBEEF};
+    assert_int_equal(pto_tile_set_valid(dst, 1, 0), PTO_OK);
+    tile_fill(dst, &r, GEN_ANY);
+    uint64_t *kept = tile_snapshot(dst);
+    assert_int_equal(pto_tmrgsort_lists(dst, l0, l1, NULL, NULL, NULL, 1, executed), PTO_OK);
+    for (int k = 0; k < 4; ++k) assert_int_equal(executed[k], 0);
+    assert_tile_unchanged(dst, kept, "tmrgsort_lists into an empty dst");
+    assert_int_equal(pto_tile_set_valid(dst, 1, 192), PTO_OK);
+    memset(op_counts, 0xA5, sizeof op_counts);
+    assert_int_equal(op_call(OP_TMRGSORT_LISTS, PTO_POW_DEFAULT, dst, l0, l1, NULL), PTO_OK);
+    assert_int_equal(op_counts[0], 64);
+    assert_int_equal(op_counts[1], 32);
+    assert_int_equal(op_counts[2], 0);
+    assert_int_equal(op_counts[3], 0);
+    free(kept);
+    pto_tile_destroy(cube);
+    TILES_DESTROY(l0, l1, dst);
+}
+
 /* The DPS forms of both, as PTOAS writes them, equal the calls. */
 static void test_programs(void **state) {
     (void)state;
@@ -464,6 +510,7 @@ int main(void) {
         cmocka_unit_test(test_top_k_chain),
         cmocka_unit_test(test_merge_lists),
         cmocka_unit_test(test_rules),
+        cmocka_unit_test(test_lists_row),
         cmocka_unit_test(test_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

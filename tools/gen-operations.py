@@ -93,12 +93,16 @@ class Attr:
     java_default: str  # '' for none; else an overload without it passes this
     java_nullable: bool  # a reference type: null is refused before the call
     leads: bool = False  # the argument comes right after dst, before the sources
-    result: bool = False  # an Out argument: no parameter of the bindings, their return value
+    result: bool = False  # an Out or Counts argument: no parameter of the bindings, their return value
+    count: int = 1        # a result's values: 1 (Out's double), 4 (Counts' uint16_t[4])
+    go_zero: str = "0"    # a result's Go value on a refusal
+    rust_zero: str = "0.0f64"   # a result's Rust initial value
+    java_native: str = "double"  # the element type of the array the native call writes
 
 
 ATTRIBUTES_DEF = ROOT / "src" / "attributes.def"
 HEADER_FILE = ROOT / "include" / "pto_c.h"
-ROLES = ("None", "Double", "Index", "Bool", "Enum", "Out", "Flags", "Word")
+ROLES = ("None", "Double", "Index", "Bool", "Enum", "Out", "Flags", "Word", "Counts")
 
 
 def enum_type_name(ctype):
@@ -177,6 +181,16 @@ def argument_attr(role, ctype, c_name, binding_name, default, leads, second, hea
                     py_c_default="", py_c_value="a.out", go_type="float64", go_value="&{}",
                     rust_type="f64", rust_value="&mut {}", java_type="double", java_value="{}",
                     java_default="", java_nullable=False, leads=leads, result=True)
+    if role == "Counts":
+        # Four uint16_t counts the C function writes (tmrgsort_lists's
+        # executed): each binding passes its own four and returns them,
+        # Python as a tuple of ints, Java as an int[] of the unsigned values.
+        return Attr(c_name=c_name, py_name=binding_name, py_default="", py_stub="Tuple[int, int, int, int]",
+                    py_kind="", py_c_default="", py_c_value="a.counts", go_type="[4]uint16",
+                    go_value="&{}[0]", rust_type="[u16; 4]", rust_value="{}.as_mut_ptr()",
+                    java_type="int[]", java_value="{}", java_default="", java_nullable=False,
+                    leads=leads, result=True, count=4, go_zero="[4]uint16{}", rust_zero="[0u16; 4]",
+                    java_native="short")
     raise ValueError(role)
 
 
@@ -187,10 +201,10 @@ PY_KINDS = {("Enum",): "ATTR_ENUM", ("Bool",): "ATTR_ENUM", ("Double",): "ATTR_D
             ("Double", "Bool"): "ATTR_DOUBLE_ENUM", ("Index", "Index"): "ATTR_INDEX_PAIR",
             ("Index", "Double"): "ATTR_INDEX_DOUBLE", ("Index",): "ATTR_INDEX",
             ("Enum", "Index"): "ATTR_ENUM_INDEX", ("Index", "Out"): "ATTR_INDEX_OUT",
-            ("Flags",): "ATTR_INDEX", ("Word",): "ATTR_WORD"}
+            ("Flags",): "ATTR_INDEX", ("Word",): "ATTR_WORD", ("Bool", "Counts"): "ATTR_BOOL_COUNTS"}
 PY_FIELDS = {"Double": ("d", "d"), "Index": ("n", "m"), "Bool": ("i", "j"), "Enum": ("i", "j"),
              "Out": ("out", "out"), "Flags": ("n", "m"),
-             "Word": ("w", "w")}
+             "Word": ("w", "w"), "Counts": ("counts", "counts")}
 
 
 def parse_attributes(path=ATTRIBUTES_DEF):
@@ -218,7 +232,7 @@ def parse_attributes(path=ATTRIBUTES_DEF):
             for i, (role, _, _, _, default, _) in enumerate(arguments[:len(roles)]):
                 field = PY_FIELDS[role][1 if i == 1 and roles[0] == role else 0]
                 value = "0" if default in ("_", "0") else default
-                if role == "Out":
+                if role in ("Out", "Counts"):
                     continue  # run_operation points it at the result
                 fields.append(f".{field} = {value}")
             attrs[0] = dataclasses.replace(attrs[0], py_c_default="{" + ", ".join(fields) + "}")
@@ -369,9 +383,6 @@ class HandBound:
 
 
 HAND_BOUND = [
-    HandBound("tmrgsort_lists", "sort", "dst, src0, src1, src2, src3, tmp, exhausted, executed",
-              "two to four sorted lists of value-index pairs merged in descending order; how many "
-              "pairs each list gave in executed", "float16, float32", "counts besides dst"),
     HandBound("timg2col", "matrix_multiply", "dst, src, config, pos_m, pos_k",
               "a window of the im2col matrix of an NC1HWC0 feature map (convolution as im2col + "
               "TMATMUL), bit for bit", "int8, uint8, int16, uint16, int32, uint32, float16, "
@@ -460,7 +471,7 @@ class Operation:
 
     @property
     def result(self):
-        """The Out argument the bindings return, or None (they return dst or nothing)."""
+        """The Out or Counts argument the bindings return, or None (they return dst or nothing)."""
         return next((a for a in self.attrs if a.result), None)
 
     @property
@@ -504,8 +515,14 @@ class Operation:
         elif self.tmp == "Optional":
             lines.append(f"{code('tmp')} is an optional scratch tile ({code(tmp_none)} for none; "
                          "a profile may require it).")
+        if self.optional:
+            lines.append(" and ".join(code(n) for n in self.optional) + f" may be {code(tmp_none)} "
+                         "(not given).")
         for name, count in self.words:
             lines.append(f"{code(name)} is {count} 32-bit words ({code(name + '0')} first).")
+        if self.result and self.result.count > 1:
+            lines.append(f"The call returns the {self.result.count} counts it writes to "
+                         f"{code(self.result.c_name)}.")
         if self.table:
             lines.append(f"{code(self.table)} is a table in the caller's memory, elements of "
                          f"{self.tiles[0]}'s dtype, " + ("written in place" if self.table_writes else "read")
@@ -950,7 +967,7 @@ def gen_go(ops):
         out += ["", f"var {op.mnemonic}Operands = []string{{{', '.join(chr(34) + t + chr(34) for t in op.tiles)}}}",
                 ""]
         out += comment("// ", lines)
-        zero = "0, " if result else ""
+        zero = f"{result.go_zero}, " if result else ""
         generic = "[T Storage]" if op.table else ""
         out += [
             f"func {name}{generic}({params}) {f'({result.go_type}, error)' if result else 'error'} {{",
@@ -1013,7 +1030,15 @@ def gen_rust(ops):
     out = [f"// {HEADER}", "// Included by ops.rs, whose Source, InPlace, PowAlgorithm and table_dtype it uses."]
     for op in ops:
         params, args = (["dst: &mut impl Operand"], ["d"]) if op.has_dst else ([], [])
+        # Sources that end in two or more OptionalSrc are a list whose tail
+        # may be absent (tmrgsort_lists's src2, src3): each an Option, as an
+        # optional tmp is; a lone OptionalSrc is a Source (NoTile for none).
+        listed = op.optional if len(op.optional) > 1 else ()
         for s in (op.sources if op.has_dst else []):
+            if s in listed:
+                params.append(f"{s}: Option<&dyn Operand>")
+                args.append(f"{s}.map_or(std::ptr::null(), |t| t.as_ptr() as *const _)")
+                continue
             params.append(f"{s}: impl Source")
             args.append(f"{s}.source_ptr(d)")
         if op.tmp == "Required":
@@ -1048,7 +1073,7 @@ def gen_rust(ops):
         out += [f"pub fn {op.mnemonic}{'<T: Storage>' if t else ''}("] + [f"    {p}," for p in params] + [
             f") -> Result<{result.rust_type if result else '()'}> {{",
         ] + (["    let d = dst.as_ptr();"] if op.has_dst else []) + (
-            [f"    let mut {result.c_name} = 0.0{result.rust_type};"] if result else []) + (
+            [f"    let mut {result.c_name} = {result.rust_zero};"] if result else []) + (
             [call] if len(call) <= 100 else [
                 "    check(unsafe {", f"        sys::{op.cname}("] + [f"            {a}," for a in args] + [
                 "        )", "    })" + ("?;" if result else "")]) + (
@@ -1104,7 +1129,7 @@ def gen_java(ops):
         out.append(f"    public static {result.java_type if result else 'void'} {java_name(op)}"
                    f"({', '.join(params)}) {{")
         if result:
-            out.append(f"        {result.java_type}[] {result.c_name} = new {result.java_type}[1];")
+            out.append(f"        {result.java_native}[] {result.c_name} = new {result.java_native}[{result.count}];")
         for a in (a for a in op.attrs if a.java_nullable):
             out += [f"        if ({a.c_name} == null) {{",
                     f'            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.{java_name(op)}: '
@@ -1126,18 +1151,26 @@ def gen_java(ops):
         out += [f"            PtoNative.{op.cname}(" + ",\n                    ".join(args) + ");",
                 "        } finally {"]
         out += [f"            Reference.reachabilityFence({t});" for t in op.tiles + ([op.table] if op.table else [])]
-        out += ["        }"] + ([f"        return {result.c_name}[0];"] if result else []) + ["    }"]
+        out += ["        }"]
+        if result and result.count == 1:
+            out.append(f"        return {result.c_name}[0];")
+        elif result:  # the counts as unsigned values
+            out += [f"        int[] counts = new int[{result.count}];",
+                    f"        for (int k = 0; k < {result.count}; ++k) counts[k] = "
+                    f"Short.toUnsignedInt({result.c_name}[k]);",
+                    "        return counts;"]
+        out.append("    }")
         # Overloads without the optional tmp and/or the attribute's default.
         for drop_tmp in ([False, True] if op.tmp == "Optional" else [False]):
             for drop_attr in ([False, True] if attr and attr.java_default else [False]):
                 if not (drop_tmp or drop_attr):
                     continue
                 kept = [t for t in op.tiles if not (drop_tmp and t == "tmp")]
-                own = op.arrange([f"Tile {t}" for t in kept], [f"{a.java_type} {a.c_name}" for a in op.attrs
+                own = op.arrange([f"Tile {t}" for t in kept], [f"{a.java_type} {a.c_name}" for a in op.params
                                                                 if not (drop_attr and a is attr)], table,
                                  word_params)
                 call = op.arrange(["null" if drop_tmp and t == "tmp" else t for t in op.tiles],
-                                  [a.java_default if drop_attr and a is attr else a.c_name for a in op.attrs],
+                                  [a.java_default if drop_attr and a is attr else a.c_name for a in op.params],
                                   [op.table], lambda w, count: [w])
                 # An enum constant's default links to it; a literal is shown as code.
                 default_doc = ""
@@ -1147,9 +1180,10 @@ def gen_java(ops):
                     default_doc = f"with {{@code {attr.c_name} = {attr.java_default}}}"
                 what = " and ".join(w for w, d in (("without a scratch tile", drop_tmp),
                                                     (default_doc, drop_attr)) if d)
+                returns = result.java_type if result else "void"
                 out += ["", f"    /** {{@code {java_name(op)}}} {what}. */",
-                        f"    public static void {java_name(op)}({', '.join(own)}) {{",
-                        f"        {java_name(op)}({', '.join(call)});", "    }"]
+                        f"    public static {returns} {java_name(op)}({', '.join(own)}) {{",
+                        f"        {'return ' if result else ''}{java_name(op)}({', '.join(call)});", "    }"]
     for st in parse_settings():
         out += java_setting(st)
     return "\n".join(out[1:]) + "\n"

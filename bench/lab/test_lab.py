@@ -10,7 +10,8 @@ The programs run everywhere. The scripts (loop_replay.py, loop_bound.py,
 instruction_rates.py) need an x86-64 CPU with AVX2 and FMA, objdump and cc
 (loop_bound.py also llvm-mca); where one is missing they are left out and
 the test says so. overhead.py and call_instructions.py need the Python
-package (and valgrind, minutes): they are only compiled.
+package (and valgrind, minutes), qwen3_steps.py PyPTO's export of a model:
+they are only compiled.
 """
 import argparse
 import os
@@ -135,7 +136,7 @@ def main():
         parser.add_argument(name, required=True)
     opts = parser.parse_args()
     check_programs(opts)
-    for name in ("python/overhead.py", "python/call_instructions.py"):
+    for name in ("python/overhead.py", "python/call_instructions.py", "python/qwen3_steps.py"):
         path = os.path.join(HERE, name)
         with open(path) as f:
             compile(f.read(), path, "exec")

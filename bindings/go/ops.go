@@ -1,7 +1,5 @@
 package pto
 
-import "github.com/libpto/pto-go/internal/ptoc"
-
 // The instructions, one function each, are in ops_generated.go, which
 // tools/gen-operations.py writes from src/operations.def (the `core` suite's
 // "bindings match src/operations.def" test fails when it is out of date).
@@ -30,25 +28,6 @@ func keepAlive(tiles []*Tile) {
 	for _, t := range tiles {
 		t.keepAlive()
 	}
-}
-
-// TMrgSortLists is TMRGSORT's multi-list form (pto_tmrgsort_lists): two to
-// four sorted lists of value-index pairs (src2 and src3 may be nil) merged
-// into dst, stopping when one list is used up if exhausted; it returns the
-// pairs taken from each list. tmp may be nil under HOST. Written here, not
-// generated: it gives the counts besides dst.
-func TMrgSortLists(dst, src0, src1, src2, src3, tmp *Tile, exhausted bool) ([4]uint16, error) {
-	var hs [6]uintptr
-	tiles := []*Tile{dst, src0, src1, src2, src3, tmp}
-	names := []string{"dst", "src0", "src1", "src2", "src3", "tmp"}
-	var executed [4]uint16
-	if err := resolve("pto.TMrgSortLists", names, tiles, hs[:]); err != nil {
-		return executed, err
-	}
-	err := check(ptoc.Pto_tmrgsort_lists(hs[0], hs[1], hs[2], hs[3], hs[4], hs[5],
-		boolToInt(exhausted), &executed[0]))
-	keepAlive(tiles)
-	return executed, err
 }
 
 // boolToInt passes a Go bool as the C int of an attribute such as

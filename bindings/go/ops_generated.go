@@ -2664,6 +2664,8 @@ var tmov_fp_exOperands = []string{"dst", "src", "fp"}
 // HIFLOAT8, FLOAT8_E4M3; A2A3 FLOAT32, INT32, FLOAT16, BFLOAT16, INT8,
 // UINT8, INT16; A5 FLOAT32, INT32, FLOAT16, BFLOAT16, INT8, UINT8, HIFLOAT8,
 // FLOAT8_E4M3.
+//
+// fp may be nil (not given).
 func TMovFpEx(dst *Tile, src *Tile, fp *Tile, flags uint) error {
 	var hs [3]uintptr
 	tiles := []*Tile{dst, src, fp}
@@ -2741,6 +2743,32 @@ func TRandom(dst *Tile, key [2]uint32, counter [4]uint32, rounds uint32) error {
 	err := check(ptoc.Pto_trandom(hs[0], uint(key[0]), uint(key[1]), uint(counter[0]), uint(counter[1]), uint(counter[2]), uint(counter[3]), uint(rounds)))
 	keepAlive(tiles)
 	return err
+}
+
+var tmrgsort_listsOperands = []string{"dst", "src0", "src1", "src2", "src3", "tmp"}
+
+// TMrgSortLists is TMRGSORT_LISTS (pto_tmrgsort_lists): two to four sorted
+// lists of value-index pairs merged in descending order; how many pairs each
+// list gave in executed.
+//
+// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+// FLOAT32.
+//
+// tmp is an optional scratch tile (nil for none; a profile may require it).
+//
+// src2 and src3 may be nil (not given).
+//
+// The call returns the 4 counts it writes to executed.
+func TMrgSortLists(dst *Tile, src0 *Tile, src1 *Tile, src2 *Tile, src3 *Tile, tmp *Tile, exhausted bool) ([4]uint16, error) {
+	var hs [6]uintptr
+	tiles := []*Tile{dst, src0, src1, src2, src3, tmp}
+	if err := resolve("pto.TMrgSortLists", tmrgsort_listsOperands, tiles, hs[:]); err != nil {
+		return [4]uint16{}, err
+	}
+	var executed [4]uint16
+	err := check(ptoc.Pto_tmrgsort_lists(hs[0], hs[1], hs[2], hs[3], hs[4], hs[5], boolToInt(exhausted), &executed[0]))
+	keepAlive(tiles)
+	return executed, err
 }
 
 // Setfmatrix is SETFMATRIX (pto_setfmatrix): the thread's img2col

@@ -417,6 +417,11 @@ double ValueInDtype(pto_dtype dtype, double value);
 // dst[j][i] = src[i][j] over src's rows x cols; element_bytes 1, 2, 4 or 8.
 void Transpose(size_t element_bytes, size_t rows, size_t cols, const Plane& dst,
                const ConstPlane& src);
+// Transpose of `count` cells of rows x cols elements, cell k's images at
+// k * dst_step and k * src_step elements from dst's and src's (a row or a
+// column of a cube image's boxes in one call).
+void TransposeCells(size_t element_bytes, size_t count, size_t rows, size_t cols, const Plane& dst,
+                    size_t dst_step, const ConstPlane& src, size_t src_step);
 // dst[i][j] = the element of src at flat offset indices[i][j] over rows x
 // cols; index_bytes 2 or 4, every index (read unsigned) naming an element.
 void Gather(size_t element_bytes, size_t index_bytes, size_t rows, size_t cols, const Plane& dst,

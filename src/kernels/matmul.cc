@@ -232,9 +232,9 @@ HWY_INLINE size_t NzAccOffset(size_t i, size_t j, size_t rows) {
 // The 16 k of one row of b's boxes from (k0, j) (k0 a multiple of 16), over
 // `cols` columns, into `width` columns of rows (16 rows of `width`
 // elements, the columns from `cols` on zeros): each box's columns are its
-// rows, so 8 x 8 squares are transposed in vectors, as 16-bit lanes (the
-// tail and the targets without fixed vectors element by element, in TB,
-// the type LoadAs then reads).
+// rows, so whole boxes (TransposeBox16) and then 8 x 8 squares are
+// transposed in vectors, as 16-bit lanes (the tail and the targets without
+// fixed vectors element by element, in TB, the type LoadAs then reads).
 template <typename TB>
 HWY_INLINE void ZnBoxRow(const TB* b, size_t ldz, size_t k0, size_t j, size_t cols, size_t width,
                          TB* rows) {
@@ -243,6 +243,9 @@ HWY_INLINE void ZnBoxRow(const TB* b, size_t ldz, size_t k0, size_t j, size_t co
   constexpr size_t kSquare = 8;  // 16-bit elements: 8 x 8 in 128-bit vectors
   uint16_t* square_rows = reinterpret_cast<uint16_t*>(rows);
   const uint16_t* bits = reinterpret_cast<const uint16_t*>(b);
+  if (j % kBox == 0)
+    for (; c + kBox <= cols; c += kBox)
+      TransposeBox16(square_rows + c, width, bits + ZnOffset(k0, j + c, ldz), kBox);
   for (; c + kSquare <= cols; c += kSquare)
     for (size_t half = 0; half < kBox; half += kSquare)
       TransposeSquare(square_rows + half * width + c, width,

@@ -1,6 +1,8 @@
-// The transpose of one square of 16 x 16 bytes in 128-bit vectors, shared by
-// the transpose (transpose.cc) and the matrix multiply's strips packed from
-// the cube's ZN layout (matmul.cc).
+// The transpose of one square of 16 x 16 bytes in 128-bit vectors, and of
+// a square of 16 x 16 16-bit elements (TransposeBox16: a bf16 or f16 box of
+// the cube's layouts; its x86 variant in transpose-x86-inl.h, its portable
+// twin here), shared by the transpose (transpose.cc) and the matrix
+// multiply's strips packed from the cube's ZN layout (matmul.cc).
 //
 // Re-included once per target by foreach_target.h, hence the toggle guard.
 #if defined(PTO_KERNELS_TRANSPOSE_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -14,6 +16,9 @@
 
 #include "hwy/highway.h"
 #include "src/kernels/simd-inl.h"
+// The variant first: the twin below is compiled only if it toggled no flag
+// in this pass.
+#include "src/kernels/transpose-x86-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace pto {
@@ -43,6 +48,22 @@ HWY_INLINE void TransposeSquare(T* dst, size_t ds, const T* src, size_t ss) {
   for (size_t j = 0; j < kLanes; ++j) hn::StoreU(rows[j], d, dst + j * ds);
 }
 #endif
+
+#if defined(PTO_NATIVE_TRANSPOSE_BOX16) == defined(HWY_TARGET_TOGGLE)
+#ifdef PTO_NATIVE_TRANSPOSE_BOX16
+#undef PTO_NATIVE_TRANSPOSE_BOX16
+#else
+#define PTO_NATIVE_TRANSPOSE_BOX16
+#endif
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+// dst's row r is src's column r over 16 x 16 16-bit elements (rows ss and
+// ds elements apart): its four 8 x 8 squares one after another.
+HWY_INLINE void TransposeBox16(uint16_t* dst, size_t ds, const uint16_t* src, size_t ss) {
+  for (size_t i = 0; i < 16; i += 8)
+    for (size_t j = 0; j < 16; j += 8) TransposeSquare(dst + j * ds + i, ds, src + i * ss + j, ss);
+}
+#endif
+#endif  // PTO_NATIVE_TRANSPOSE_BOX16
 
 }  // namespace HWY_NAMESPACE
 }  // namespace pto

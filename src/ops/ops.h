@@ -68,7 +68,11 @@ struct Operands {
   double* out = nullptr;  // a row's scalar result (tgetval's value; its NoDst trait)
   GlobalTable table = {nullptr, 0, 0};  // a Table or TableDst operand (mgather's, mscatter's)
   uint32_t words[6] = {};  // Words2 / Words4 operands' words in order (trandom's key, counter)
+  uint16_t* counts = nullptr;  // a Counts argument: kCounts counts, one per list (tmrgsort_lists)
 };
+
+// How many counts a Counts argument holds (tmrgsort_lists's executed[4]).
+constexpr int kCounts = 4;
 
 // Operands' k-th source slot (src0 .. src4), where the C functions store
 // their sources in order.
@@ -126,6 +130,7 @@ enum class ArgRole : uint8_t {
   kOut,     // Operands::out: where the result goes (tgetval's value)
   kFlags,   // Operands::attr: option bits (an unsigned, its bits kept)
   kWord,    // Operands::attr: a uint32_t's bits (trandom's rounds)
+  kCounts,  // Operands::counts: kCounts counts written (tmrgsort_lists's executed)
 };
 
 // How PTO assembly spells an attribute (attributes.def's Text): which parser
@@ -393,9 +398,10 @@ pto_status CheckGlobalScatter(const GlobalTable& table, const pto_tile* src, con
 void RunGlobalScatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
                       int coalesce, int atomic = PTO_SCATTER_ATOMIC_NONE);
 
-// pto_tmrgsort_lists (TMRGSORT's multi-list form, not a row: it gives the
-// counts of each list besides dst): its operands, rules and merge (sort.cc).
-// sources[2] and sources[3] NULL for fewer lists.
+// TMRGSORT's multi-list form: its operands, rules and merge (sort.cc), which
+// the row tmrgsort_lists (its counts a Counts argument) and a program's
+// multi-list pto.tmrgsort share. sources[2] and sources[3] NULL for fewer
+// lists.
 struct MrgSortLists {
   pto_tile* dst;
   const pto_tile* sources[4];

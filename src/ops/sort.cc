@@ -1,6 +1,7 @@
 // Special: tsort32 and tmrgsort (its single-list form), the sorts of
-// value-index pairs (kernels/sort.cc); tmrgsort's multi-list form, whose C
-// function (pto_tmrgsort_lists) is written here.
+// value-index pairs (kernels/sort.cc); tmrgsort's multi-list form, the row
+// tmrgsort_lists (its counts the attribute role Counts) and a program's
+// multi-list pto.tmrgsort.
 #include "ops/common.h"
 
 #include <stddef.h>
@@ -135,7 +136,7 @@ pto_status CheckTMrgSortLists(const MrgSortLists& o, pto_profile profile) {
   v.OnVec("dst", dst);
   for (size_t k = 0; k < count; ++k) v.OnVec(kListNames[k], o.sources[k]);
   v.OnVec("tmp", tmp);
-  v.DtypeAccepted(OpDtypes::kTMrgSort, profile, "dst", dst);
+  v.DtypeAccepted(OpDtypes::kTMrgSortLists, profile, "dst", dst);
   for (size_t k = 0; k < count; ++k) v.SameDtype(kListNames[k], o.sources[k], "dst", dst);
   if (tmp != nullptr) v.SameDtype("tmp", tmp, "dst", dst);
   if (tmp != nullptr) {
@@ -189,21 +190,24 @@ void RunTMrgSortLists(const MrgSortLists& o, uint16_t* executed) {
   kernels::MergeLists(o.dst->dtype, count, lists, pairs, o.exhausted,
                       o.dst->valid_cols / per_pair, o.dst->data, taken);
   if (executed != nullptr)
-    for (size_t k = 0; k < 4; ++k) executed[k] = static_cast<uint16_t>(taken[k]);
+    for (size_t k = 0; k < kCounts; ++k) executed[k] = static_cast<uint16_t>(taken[k]);
 }
+
+// The row tmrgsort_lists: its Operands as the lists' form (src2 and src3
+// NULL for fewer lists; exhausted any nonzero int; the counts to
+// Operands::counts, which may be NULL). Its check refuses NULL operands
+// before the cube's tiles (the row's NullsFirst trait).
+namespace {
+MrgSortLists ListsOf(const Operands& o) {
+  return MrgSortLists{o.dst, {o.src0, o.src1, o.src2, o.src3}, o.tmp, o.attr != 0};
+}
+}  // namespace
+
+pto_status CheckTMrgSortLists(const Operands& o, pto_profile profile) {
+  return CheckTMrgSortLists(ListsOf(o), profile);
+}
+
+void RunTMrgSortLists(const Operands& o, pto_profile) { RunTMrgSortLists(ListsOf(o), o.counts); }
 
 }  // namespace ops
 }  // namespace pto
-
-extern "C" {
-
-pto_status pto_tmrgsort_lists(pto_tile* dst, const pto_tile* src0, const pto_tile* src1,
-                              const pto_tile* src2, const pto_tile* src3, pto_tile* tmp,
-                              int exhausted, uint16_t executed[4]) {
-  const pto::ops::MrgSortLists o{dst, {src0, src1, src2, src3}, tmp, exhausted != 0};
-  const pto_status status = pto::ops::CheckTMrgSortLists(o, pto::CurrentProfile());
-  if (status == PTO_OK) pto::ops::RunTMrgSortLists(o, executed);
-  return status;
-}
-
-}  // extern "C"

@@ -332,6 +332,7 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
                                                        const pto_tile* src4, double* out,
                                                        const GlobalTable* table,
                                                        const uint32_t* words,
+                                                       uint16_t* counts,
                                                        pto_profile profile) {
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   Operands o{dst, src0, src1, tmp, attr, scalar, sat, {index0, index1}};
@@ -341,6 +342,7 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
   o.out = out;
   o.table = *table;
   memcpy(o.words, words, sizeof o.words);
+  o.counts = counts;
   if constexpr (kId == OpId::kTMov) {
     // A move into or out of the cube's memories: the cube's rules.
     if (IsCubeMove(o)) {
@@ -366,16 +368,20 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
     }
   }
   // (A Table row checks its tiles' placement in its own order, after the
-  // NULL pointers the table's among them.)
-  if constexpr (!HasTrait(op, PTO_TRAIT_Cube) && !HasTrait(op, PTO_TRAIT_Table)) {
+  // NULL pointers the table's among them; so does a NullsFirst row.)
+  if constexpr (!HasTrait(op, PTO_TRAIT_Cube) && !HasTrait(op, PTO_TRAIT_Table) &&
+                !HasTrait(op, PTO_TRAIT_NullsFirst)) {
     const pto_status placed = RefuseCubeTiles(op, o);
     if (placed != PTO_OK) return placed;
   }
   const pto_status status = op.check(o, profile);
+  if (status != PTO_OK) return status;
   // (A NoDst row's result is one value, whatever src's region.)
-  if (status != PTO_OK ||
-      (!HasTrait(op, PTO_TRAIT_NoDst) && IsEmptyRegion(dst) && !WritesWholeDst(op)))
+  if (!HasTrait(op, PTO_TRAIT_NoDst) && IsEmptyRegion(dst) && !WritesWholeDst(op)) {
+    // An empty dst takes nothing from any source: a Counts argument's counts are 0.
+    if (counts != nullptr) memset(counts, 0, kCounts * sizeof *counts);
     return status;
+  }
   return RunAccepted(op, o, profile);
 }
 
@@ -391,7 +397,7 @@ PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
   if (PTO_UNLIKELY(!IsCommonCall<kId>(o, profile)))
     return CheckAndRun<kId>(o.dst, o.src0, o.src1, o.tmp, o.attr, o.scalar, o.sat, o.index[0],
                             o.index[1], o.src2, o.src3, o.src4, o.out, &o.table, o.words,
-                            profile);
+                            o.counts, profile);
   return RunAccepted(op, o, profile);
 }
 
@@ -417,6 +423,7 @@ using pto::ops::Operands;
 #define PTO_ARG_PARAM_Out(type, name) , type name
 #define PTO_ARG_PARAM_Flags(type, name) , type name
 #define PTO_ARG_PARAM_Word(type, name) , type name
+#define PTO_ARG_PARAM_Counts(type, name) , type name
 #define PTO_ARG_STORE_None(name, second)
 #define PTO_ARG_STORE_Double(name, second) o.scalar = name;
 #define PTO_ARG_STORE_Index(name, second) o.index[second] = name;
@@ -425,6 +432,7 @@ using pto::ops::Operands;
 #define PTO_ARG_STORE_Flags(name, second) o.attr = static_cast<int>(name);
 #define PTO_ARG_STORE_Word(name, second) o.attr = static_cast<int>(name);
 #define PTO_ARG_STORE_Out(name, second) o.out = name;
+#define PTO_ARG_STORE_Counts(name, second) o.counts = name;
 // A row of attributes.def as the parameters before the sources (LEAD), after
 // tmp (TRAIL), and the statements that store them.
 #define PTO_ATTR_LEAD(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \

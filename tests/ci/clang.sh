@@ -4,7 +4,8 @@
 # so this is where EMU128 runs; SSE4 and SSSE3 (128-bit vectors, as
 # EMU128's) are the gcc build's, left out here to save their compile. It is built with -Dx86_specializations=false: its AVX2
 # and AVX-512 targets run the portable twins of the x86-specific kernel code
-# (src/kernels/x86-inl.h: each block's twin in portable-inl.h); clang's
+# (src/kernels/x86-inl.h: each block's twin in portable-inl.h;
+# transpose-x86-inl.h: TransposeBox16's twin in transpose-inl.h); clang's
 # build of the specializations is the libFuzzer step's. Prints the accuracy
 # lines. The long sweeps take their samples (PTO_TEST_SAMPLED, as under the
 # sanitizers): every kernel path runs on every target, and the exhaustive

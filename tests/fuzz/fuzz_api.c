@@ -24,7 +24,7 @@
  * between calls (kBoardMode); where a call warns that it relaxed a rule,
  * the model's refusal may be a success. The functions outside the table
  * (fuzz_api_outside.c) are called too: mgather and mscatter in every mode,
- * tmrgsort's list form, tsel, the fixpipe's option form and configuration,
+ * tsel, the fixpipe's option form and configuration,
  * the cube modes, and the program functions on one kernel
  * (tests/fuzz/check-coverage.py holds the harness to every function of
  * pto_c.h).
@@ -68,7 +68,6 @@ enum {
     kBoardMode,
     kCubeModes,
     kTables,
-    kMrgSortLists,
     kFixpipe,
     kProgram,
     kTsel,
@@ -187,6 +186,7 @@ static void op_instruction(reader *r, state *st, op_id op) {
     case OP_TCMP:
     case OP_TCMPS:
     case OP_TSELS: fuzz_compare_select(r, st, op); break;
+    case OP_TMRGSORT_LISTS: fuzz_mrgsort_lists(r, st); break;
     default: /* the families, and Special rows modelled by fuzz_special only */
         if (op_row(op)->family == OP_FAMILY_SPECIAL)
             fuzz_special(r, st, op);
@@ -251,7 +251,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         case kBoardMode: fuzz_board_mode(&r); continue;
         case kCubeModes: fuzz_cube_modes(&r); continue;
         case kTables: fuzz_tables(&r, &st); continue;
-        case kMrgSortLists: fuzz_mrgsort_lists(&r, &st); continue;
         case kFixpipe: fuzz_fixpipe(&r, &st); continue;
         case kProgram: fuzz_program(&r, &st); continue;
         case kTsel: fuzz_tsel(&r, &st); continue;

@@ -1,6 +1,6 @@
 /* The functions outside the operation table that no other file of the
  * harness calls: board mode and the cube modes, mgather and mscatter (every
- * mode) on tables in the arena, tmrgsort's list form, the fixpipe's option
+ * mode) on tables in the arena, the fixpipe's option
  * form and its thread configuration, and the program functions (parameter
  * queries, bindings, a run) on one small kernel. Their rules are their own
  * suites'; here any status, a refusal with a message and nothing written,
@@ -98,7 +98,10 @@ void fuzz_tables(reader *r, state *st) {
     call_end(&c);
 }
 
-/* TMRGSORT's list form: up to four sources, tmp, exhausted, executed. */
+/* TMRGSORT's list form, the row tmrgsort_lists (its opcode's call, in place
+ * of fuzz_special's, which passes no counts of its own): up to four sources,
+ * tmp, exhausted, executed, nothing written past executed[4] nor into it on
+ * a refusal. */
 void fuzz_mrgsort_lists(reader *r, state *st) {
     pto_tile *dst = take_tile(r, st), *s0 = take_tile(r, st), *s1 = take_tile(r, st);
     pto_tile *s2 = (take(r) & 1) ? take_tile(r, st) : NULL, *s3 = (take(r) & 1) ? take_tile(r, st) : NULL;

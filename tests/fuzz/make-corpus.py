@@ -40,7 +40,9 @@ INT64_ROWS = ("TAdd", "TSub", "TMul", "TDiv", "TMax", "TMin", "TRem", "TMov", "T
               "TRowExpand", "TColExpand", "TPartAdd", "TCmp", "TCmps", "TSels", "TGather",
               "TScatter", "TShl", "TShr", "TShls", "TShrs")
 # After it, the calls outside the table (fuzz_api_outside.c).
-BOARD_MODE, CUBE_MODES, TABLES, MRGSORT_LISTS, FIXPIPE, PROGRAM, TSEL = range(INSTRUCTION64 + 1, INSTRUCTION64 + 8)
+BOARD_MODE, CUBE_MODES, TABLES, FIXPIPE, PROGRAM, TSEL = range(INSTRUCTION64 + 1, INSTRUCTION64 + 7)
+# tmrgsort's list form, a row whose opcode calls it with its counts (fuzz_mrgsort_lists).
+MRGSORT_LISTS = opcode("TMrgSortLists")
 LOC_VEC, LOC_MAT, LOC_LEFT, LOC_RIGHT, LOC_ACC, LOC_BIAS, LOC_SCALING = range(7)
 ND, NZ, ZN, ZZ, NN = range(5)
 BUF_CREATE, BUF_WRAP_ARENA, BUF_WRAP_TILE, BUF_WRAP_NULL = 0, 1, 2, 3

@@ -128,6 +128,8 @@ pto_status op_call(op_id op, pto_pow_algorithm algo, pto_tile *dst, pto_tile *sr
 
 double op_out_value;
 
+uint16_t op_counts[4];
+
 unsigned char op_table[4096];
 
 pto_dtype op_table_dtype(const pto_tile *t) { return t != NULL ? pto_tile_dtype(t) : PTO_FLOAT32; }

@@ -179,7 +179,7 @@ bool op_tested_apart(op_id op);
 #define PTO_TEST_OPERAND(position, role, name) PTO_TEST_OPERAND_##role(position)
 /* An attribute's arguments, from its attributes.def row: a Double passes
  * op_scalar_value(src1), an Index op_index_value(Test), any other role the
- * row's Test column, an Out &op_out_value. LEAD: the arguments before the sources (a leading
+ * row's Test column, an Out &op_out_value, Counts op_counts. LEAD: the arguments before the sources (a leading
  * row's); TRAIL: after tmp. */
 #define PTO_TEST_ARG_None(test)
 #define PTO_TEST_ARG_Double(test) , op_scalar_value(src1)
@@ -189,6 +189,7 @@ bool op_tested_apart(op_id op);
 #define PTO_TEST_ARG_Out(test) , &op_out_value
 #define PTO_TEST_ARG_Flags(test) , test
 #define PTO_TEST_ARG_Word(test) , test
+#define PTO_TEST_ARG_Counts(test) , op_counts
 #define PTO_TEST_ATTR_ARGS(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \
     PTO_TEST_ARG_##R0(E0) PTO_TEST_ARG_##R1(E1)
 #define PTO_TEST_ATTR_LEAD(Kind, Leads, ...) PTO_TEST_LEAD_##Leads(PTO_TEST_ATTR_ARGS(Kind, Leads, __VA_ARGS__))
@@ -200,6 +201,9 @@ bool op_tested_apart(op_id op);
 /* Where op_call's Out argument points: the last result of a row with no
  * tile result (tgetval). */
 extern double op_out_value;
+/* Where op_call's Counts argument points: the last counts of a row that
+ * gives them (tmrgsort_lists's pairs taken from each list). */
+extern uint16_t op_counts[4];
 /* The table op_call passes for a Table or TableDst operand: memory of the
  * tests' own (no tile's), op_table_elements(t) elements of t's dtype
  * (FLOAT32 for NULL t). */

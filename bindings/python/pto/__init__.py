@@ -77,7 +77,7 @@ from . import _enums, _operations, _pto
 from ._enums import *  # noqa: F401,F403  (every enum of include/pto_c.h, generated)
 from ._enums import DType, Layout, Location, Profile, Status
 from ._operations import *  # noqa: F401,F403  (one function per operation of src/operations.def)
-from ._pto import get_profile as _get_profile, simd_target, tmrgsort_lists
+from ._pto import get_profile as _get_profile, simd_target
 from ._pto import timg2col  # a config struct
 
 # tmov_fp_ex's flags (include/pto_c.h's PTO_FIXPIPE_*), combined with |.
@@ -91,7 +91,6 @@ __all__ = [
     "FIXPIPE_RELU",
     "FIXPIPE_CAST",
     "FIXPIPE_STORE",
-    "tmrgsort_lists",
     "timg2col",
     "Tile",
     "Buffer",

@@ -121,33 +121,9 @@ static PyObject *mod_timg2col(PyObject *module, PyObject *const *args, Py_ssize_
     return status_result(pto_timg2col(dst, src, &c, (uint16_t)v[7], (uint16_t)v[8]), a[0]);
 }
 
-/* tmrgsort_lists(dst, src0, src1, src2=None, src3=None, tmp=None,
- * exhausted=False): pto_tmrgsort_lists; returns the pairs taken from each
- * list as a tuple of four ints. Written here: it gives counts besides dst. */
-static PyObject *mod_tmrgsort_lists(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
-                                    PyObject *kwnames) {
-    (void)module;
-    static const char *const names[] = {"dst", "src0", "src1", "src2", "src3", "tmp", "exhausted"};
-    PyObject *a[7];
-    if (parse_fastcall("tmrgsort_lists", names, 3, 7, args, nargs, kwnames, a) < 0) return NULL;
-    pto_tile *t[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
-    for (int k = 0; k < 6; ++k)
-        if (tile_arg(a[k], "tmrgsort_lists", names[k], &t[k]) < 0) return NULL;
-    int exhausted = 0;
-    if (a[6] != NULL && (exhausted = PyObject_IsTrue(a[6])) < 0) return NULL;
-    uint16_t executed[4] = {0, 0, 0, 0};
-    const pto_status s = pto_tmrgsort_lists(t[0], t[1], t[2], t[3], t[4], t[5], exhausted, executed);
-    if (s != PTO_OK) {
-        raise_status(s);
-        return NULL;
-    }
-    return Py_BuildValue("(IIII)", (unsigned)executed[0], (unsigned)executed[1], (unsigned)executed[2],
-                         (unsigned)executed[3]);
-}
-
 /* The operations' and settings' functions are operations.c's
  * operation_methods, hand_ops.c's and thread_settings.c's, added by
- * PyInit__pto; tmrgsort_lists and timg2col are here. */
+ * PyInit__pto; timg2col is here. */
 static PyMethodDef module_methods[] = {
     {"version", mod_version, METH_NOARGS, "version()\n--\n\nThe library's version, pto_version_string()."},
     {"simd_target", mod_simd_target, METH_NOARGS,
@@ -174,11 +150,6 @@ static PyMethodDef module_methods[] = {
      "         dilation_h=1, dilation_w=1, pos_m=0, pos_k=0)\n--\n\n"
      "TIMG2COL (pto_timg2col): dst's valid region = the im2col window at (pos_m, pos_k) of\n"
      "src's NC1HWC0 feature map under the thread's registers, bit for bit. Returns dst."},
-    {"tmrgsort_lists", (PyCFunction)(void (*)(void))mod_tmrgsort_lists, METH_FASTCALL | METH_KEYWORDS,
-     "tmrgsort_lists(dst, src0, src1, src2=None, src3=None, tmp=None, exhausted=False)\n--\n\n"
-     "TMRGSORT's multi-list form (pto_tmrgsort_lists): two to four sorted lists of value-index\n"
-     "pairs merged into dst, stopping when one list is used up if exhausted; returns the pairs\n"
-     "taken from each list, a tuple of four ints."},
     {"_register", mod_register, METH_VARARGS,
      "_register(dtypes, status, profiles, error, error_classes)\n--\n\n"
      "Called once by the pto package: the enum members and exception classes the C layer\n"

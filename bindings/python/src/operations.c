@@ -86,6 +86,7 @@ typedef struct {
     size_t n; /* ATTR_INDEX, ATTR_INDEX_PAIR, ATTR_INDEX_DOUBLE, ATTR_ENUM_INDEX: an offset */
     size_t m; /* ATTR_INDEX_PAIR: the second offset */
     double *out; /* ATTR_INDEX_OUT: where the C function writes its result */
+    uint16_t *counts; /* ATTR_BOOL_COUNTS: where it writes its four counts */
     uint32_t w;  /* ATTR_WORD: a 32-bit word (trandom's rounds) */
     uint32_t words[MAX_WORDS]; /* a row's Words operands, in order (trandom's key and counter) */
     void *table; /* a table row's table (mgather's, mscatter's): its memory, */
@@ -98,7 +99,9 @@ typedef struct {
  * offsets (textract's); ATTR_INDEX_DOUBLE: an offset and a double (tsetval's
  * index and value); ATTR_INDEX: one (tmrgsort's block length); ATTR_ENUM_INDEX:
  * an enum and an offset (tgather_cmp's mode and offset); ATTR_INDEX_OUT: an
- * offset and the result the function returns instead of dst (tgetval's). */
+ * offset and the result the function returns instead of dst (tgetval's);
+ * ATTR_BOOL_COUNTS: a truth value and four counts the function returns
+ * instead of dst, a tuple of ints (tmrgsort_lists's exhausted, executed). */
 typedef enum {
     ATTR_NONE,
     ATTR_ENUM,
@@ -110,13 +113,15 @@ typedef enum {
     ATTR_INDEX,
     ATTR_ENUM_INDEX,
     ATTR_INDEX_OUT,
-    ATTR_WORD
+    ATTR_WORD,
+    ATTR_BOOL_COUNTS
 } attr_kind;
 
 static Py_ssize_t attr_count(attr_kind kind) {
     return kind == ATTR_NONE                                                   ? 0
            : kind == ATTR_ENUM || kind == ATTR_DOUBLE || kind == ATTR_INDEX ||
-                   kind == ATTR_INDEX_OUT || kind == ATTR_WORD                 ? 1
+                   kind == ATTR_INDEX_OUT || kind == ATTR_WORD ||
+                   kind == ATTR_BOOL_COUNTS                                    ? 1
                                                                                : 2;
 }
 
@@ -165,6 +170,8 @@ static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
         return as_size(o, name, &out->n);
     case ATTR_WORD:
         return as_uint32(o, name, &out->w);
+    case ATTR_BOOL_COUNTS: /* any object's truth value */
+        return (out->i = PyObject_IsTrue(o)) < 0 ? -1 : 0;
     }
     return 0;
 }
@@ -267,7 +274,9 @@ static PyObject *run_operation(const operation_def *op, PyObject *const *args, P
     }
     pto_status s;
     double result = 0;
+    uint16_t counts[4] = {0, 0, 0, 0};
     attr.out = &result;
+    attr.counts = counts;
     RUN_OPERATION(s, ops, op->call(ops.handle, attr));
     if (op->table_at >= 0) PyBuffer_Release(&view);
     if (op->table_writes) { /* the table written: no tile result */
@@ -280,6 +289,13 @@ static PyObject *run_operation(const operation_def *op, PyObject *const *args, P
         if (s != PTO_OK) raise_status(s);
         unpin_operands(&ops);
         return s == PTO_OK ? PyFloat_FromDouble(result) : NULL;
+    }
+    if (op->attr == ATTR_BOOL_COUNTS) { /* the counts instead of dst */
+        if (s != PTO_OK) raise_status(s);
+        unpin_operands(&ops);
+        return s == PTO_OK ? Py_BuildValue("(IIII)", (unsigned)counts[0], (unsigned)counts[1], (unsigned)counts[2],
+                                           (unsigned)counts[3])
+                           : NULL;
     }
     return finish_operation(s, &ops, a[0]);
 }

@@ -234,6 +234,28 @@ def test_trandom_is_a_row():
         pto.trandom(t, (1, 2), (3, 4, 5, 1 << 32))
 
 
+def test_tmrgsort_lists_is_a_row():
+    # Generated from its row of src/operations.def (OptionalSrc src2 and
+    # src3, an optional tmp, the attribute kind ListCounts: exhausted, and
+    # the counts it returns), not bound by hand: the extension's function
+    # itself, its keywords, exhausted any truth value, a tuple of four ints.
+    assert pto.tmrgsort_lists is pto._pto.tmrgsort_lists
+    params = inspect.signature(pto.tmrgsort_lists).parameters
+    assert list(params) == ["dst", "src0", "src1", "src2", "src3", "tmp", "exhausted"]
+    assert [params[n].default for n in ("src2", "src3", "tmp", "exhausted")] == [None, None, None, False]
+    l0 = pto.Tile.from_numpy(np.array([[9, 0, 5, 0]], np.float32))
+    l1 = pto.Tile.from_numpy(np.array([[7, 0]], np.float32))
+    l2 = pto.Tile.from_numpy(np.array([[6, 0]], np.float32))
+    merged = pto.Tile(D.FLOAT32, 1, 8)
+    assert pto.tmrgsort_lists(dst=merged, src0=l0, src1=l1, src2=l2, exhausted=[1]) == (1, 1, 0, 0)
+    assert pto.tmrgsort_lists(merged, l0, l1, l2) == (2, 1, 1, 0)
+    assert merged.numpy()[0].tolist() == [9, 0, 7, 0, 6, 0, 5, 0]
+    with pytest.raises(pto.InvalidArgumentError, match="src3 is given without src2"):
+        pto.tmrgsort_lists(merged, l0, l1, src3=l2)
+    with pytest.raises(pto.NullArgumentError, match="src1"):
+        pto.tmrgsort_lists(merged, l0, None)
+
+
 def test_table_checks():
     dst = pto.Tile(D.FLOAT32, 1, 4)
     idx = pto.Tile.from_numpy(np.array([[0, 1, 2, 3]], np.int32))

@@ -58,38 +58,6 @@ mod sealed {
 // src/operations.def" test fails when the committed file is out of date).
 include!("ops_generated.rs");
 
-/// TMRGSORT's multi-list form (`pto_tmrgsort_lists`): two to four sorted
-/// lists of value-index pairs (`src2`, `src3` `None` for fewer) merged into
-/// dst, stopping when one list is used up if `exhausted`; returns the pairs
-/// taken from each list. `tmp` may be `None` under HOST. Written here, not
-/// generated: it gives the counts besides dst.
-pub fn tmrgsort_lists(
-    dst: &mut impl Operand,
-    src0: impl Source,
-    src1: impl Source,
-    src2: Option<&dyn Operand>,
-    src3: Option<&dyn Operand>,
-    tmp: Option<&dyn Operand>,
-    exhausted: bool,
-) -> Result<[u16; 4]> {
-    let d = dst.as_ptr();
-    let list = |t: Option<&dyn Operand>| t.map_or(std::ptr::null(), |t| t.as_ptr() as *const _);
-    let mut executed = [0u16; 4];
-    check(unsafe {
-        sys::pto_tmrgsort_lists(
-            d,
-            src0.source_ptr(d),
-            src1.source_ptr(d),
-            list(src2),
-            list(src3),
-            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
-            exhausted as std::os::raw::c_int,
-            executed.as_mut_ptr(),
-        )
-    })?;
-    Ok(executed)
-}
-
 /// `pto_img2col_config`: the feature map and its padding (SETFMATRIX), the pad
 /// element's bits in dst's dtype (SET_IMG2COL_PADDING), the repeat
 /// (SET_IMG2COL_RPT) and TIMG2COL's own fields (include/pto_c.h, "Matrix

@@ -2559,6 +2559,8 @@ pub fn tinsert_fp(
 /// INT16, HIFLOAT8, FLOAT8_E4M3; A2A3 FLOAT32, INT32, FLOAT16, BFLOAT16,
 /// INT8, UINT8, INT16; A5 FLOAT32, INT32, FLOAT16, BFLOAT16, INT8, UINT8,
 /// HIFLOAT8, FLOAT8_E4M3.
+///
+/// `fp` may be `None` (not given).
 pub fn tmov_fp_ex(
     dst: &mut impl Operand,
     src: impl Source,
@@ -2655,6 +2657,45 @@ pub fn trandom(
             rounds,
         )
     })
+}
+
+/// TMRGSORT_LISTS (`pto_tmrgsort_lists`): two to four sorted lists of
+/// value-index pairs merged in descending order; how many pairs each list
+/// gave in executed.
+///
+/// dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16,
+/// FLOAT32.
+///
+/// `tmp` is an optional scratch tile (`None` for none; a profile may
+/// require it).
+///
+/// `src2` and `src3` may be `None` (not given).
+///
+/// The call returns the 4 counts it writes to `executed`.
+pub fn tmrgsort_lists(
+    dst: &mut impl Operand,
+    src0: impl Source,
+    src1: impl Source,
+    src2: Option<&dyn Operand>,
+    src3: Option<&dyn Operand>,
+    tmp: Option<&dyn Operand>,
+    exhausted: bool,
+) -> Result<[u16; 4]> {
+    let d = dst.as_ptr();
+    let mut executed = [0u16; 4];
+    check(unsafe {
+        sys::pto_tmrgsort_lists(
+            d,
+            src0.source_ptr(d),
+            src1.source_ptr(d),
+            src2.map_or(std::ptr::null(), |t| t.as_ptr() as *const _),
+            src3.map_or(std::ptr::null(), |t| t.as_ptr() as *const _),
+            tmp.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+            exhausted as std::os::raw::c_int,
+            executed.as_mut_ptr(),
+        )
+    })?;
+    Ok(executed)
 }
 
 /// SETFMATRIX (`pto_setfmatrix`): the thread's img2col feature-map register

@@ -2900,6 +2900,7 @@ public final class Pto {
      * <p>dst's dtypes: HOST FLOAT32, INT32, FLOAT16, BFLOAT16, INT8, UINT8, INT16, HIFLOAT8,
      * FLOAT8_E4M3; A2A3 FLOAT32, INT32, FLOAT16, BFLOAT16, INT8, UINT8, INT16; A5 FLOAT32,
      * INT32, FLOAT16, BFLOAT16, INT8, UINT8, HIFLOAT8, FLOAT8_E4M3.
+     * <p>{@code fp} may be {@code null} (not given).
      */
     public static void tmovFpEx(Tile dst, Tile src, Tile fp, int flags) {
         try {
@@ -3010,6 +3011,44 @@ public final class Pto {
     }
 
     /**
+     * TMRGSORT_LISTS ({@code pto_tmrgsort_lists}): two to four sorted lists of value-index
+     * pairs merged in descending order; how many pairs each list gave in executed.
+     * <p>dst's dtypes: HOST FLOAT16, FLOAT32; A2A3 FLOAT16, FLOAT32; A5 FLOAT16, FLOAT32.
+     * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
+     * require it).
+     * <p>{@code src2} and {@code src3} may be {@code null} (not given).
+     * <p>The call returns the 4 counts it writes to {@code executed}.
+     */
+    public static int[] tmrgsortLists(Tile dst, Tile src0, Tile src1, Tile src2, Tile src3, Tile tmp, boolean exhausted) {
+        short[] executed = new short[4];
+        try {
+            PtoNative.pto_tmrgsort_lists(Tile.handleOf(dst, "Pto.tmrgsortLists", "dst"),
+                    Tile.handleOf(src0, "Pto.tmrgsortLists", "src0"),
+                    Tile.handleOf(src1, "Pto.tmrgsortLists", "src1"),
+                    Tile.handleOf(src2, "Pto.tmrgsortLists", "src2"),
+                    Tile.handleOf(src3, "Pto.tmrgsortLists", "src3"),
+                    Tile.handleOf(tmp, "Pto.tmrgsortLists", "tmp"),
+                    exhausted ? 1 : 0,
+                    executed);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src0);
+            Reference.reachabilityFence(src1);
+            Reference.reachabilityFence(src2);
+            Reference.reachabilityFence(src3);
+            Reference.reachabilityFence(tmp);
+        }
+        int[] counts = new int[4];
+        for (int k = 0; k < 4; ++k) counts[k] = Short.toUnsignedInt(executed[k]);
+        return counts;
+    }
+
+    /** {@code tmrgsortLists} without a scratch tile. */
+    public static int[] tmrgsortLists(Tile dst, Tile src0, Tile src1, Tile src2, Tile src3, boolean exhausted) {
+        return tmrgsortLists(dst, src0, src1, src2, src3, null, exhausted);
+    }
+
+    /**
      * SETFMATRIX ({@code pto_setfmatrix}): the thread's img2col feature-map register
      * (height, width, four pads).
      * <p>A setting of the calling OS thread: later instructions on the same thread read it,
@@ -3075,36 +3114,6 @@ public final class Pto {
     public static final int FIXPIPE_CAST = 2;
     /** {@link #tmovFpEx}'s flag: TSTORE's pairs, which add FLOAT32 -> FLOAT32 scaled. */
     public static final int FIXPIPE_STORE = 4;
-
-    /**
-     * TMRGSORT's multi-list form ({@code pto_tmrgsort_lists}): two to four sorted lists of
-     * value-index pairs ({@code src2}, {@code src3} null for fewer) merged into dst, stopping
-     * when one list is used up if {@code exhausted}; returns the pairs taken from each list.
-     * {@code tmp} may be null under HOST. Written by hand: it gives the counts besides dst.
-     */
-    public static int[] tmrgsortLists(Tile dst, Tile src0, Tile src1, Tile src2, Tile src3,
-                                      Tile tmp, boolean exhausted) {
-        short[] counts = new short[4];
-        try {
-            PtoNative.pto_tmrgsort_lists(Tile.handleOf(dst, "Pto.tmrgsortLists", "dst"),
-                    Tile.handleOf(src0, "Pto.tmrgsortLists", "src0"),
-                    Tile.handleOf(src1, "Pto.tmrgsortLists", "src1"),
-                    Tile.handleOf(src2, "Pto.tmrgsortLists", "src2"),
-                    Tile.handleOf(src3, "Pto.tmrgsortLists", "src3"),
-                    Tile.handleOf(tmp, "Pto.tmrgsortLists", "tmp"),
-                    exhausted ? 1 : 0, counts);
-        } finally {
-            Reference.reachabilityFence(dst);
-            Reference.reachabilityFence(src0);
-            Reference.reachabilityFence(src1);
-            Reference.reachabilityFence(src2);
-            Reference.reachabilityFence(src3);
-            Reference.reachabilityFence(tmp);
-        }
-        int[] out = new int[4];
-        for (int k = 0; k < 4; ++k) out[k] = Short.toUnsignedInt(counts[k]);
-        return out;
-    }
 
     /**
      * {@code pto_img2col_config}: the feature map and its padding (SETFMATRIX), the pad element's
