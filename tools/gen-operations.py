@@ -252,6 +252,15 @@ AFTER_SOURCES = {"Tmp": "Required", "OptionalTmp": "Optional", "Dst1": "Required
 # 32-bit words after the tiles (trandom's key and counter), by role: how many
 # C parameters (name0, name1 ...) each stands for.
 WORDS_ROLES = {"Words2": 2, "Words4": 4}
+# Further destinations of shapes of their own (tquant_hif4's exp, max,
+# scaling), after the sources in tmp's place, by role: whether NULL is allowed.
+AUX_ROLES = {"Aux": False, "OptionalAux": True}
+
+
+def aux_operands(text):
+    """A row's Aux / OptionalAux operands: ((name, optional), ...)."""
+    return tuple((name, AUX_ROLES[role]) for role, name in re.findall(r"(\w+)\((\w+)\)", text)
+                 if role in AUX_ROLES)
 
 
 def words_operands(text):
@@ -272,6 +281,8 @@ def parse_operands(text, fail):
     if not re.fullmatch(r"\(\s*\w+\(\w+\)(\s*,\s*\w+\(\w+\))*\s*\)", text):
         fail(f"Operands {text!r} are not a parenthesised list of Role(name)")
     while items and items[-1][0] in WORDS_ROLES:
+        items = items[:-1]
+    while items and items[-1][0] in AUX_ROLES:
         items = items[:-1]
     if len(items) == 1 and items[0][0] == "SrcOnly":
         return [items[0][1]], "None", "", False, None
@@ -393,10 +404,6 @@ HAND_BOUND = [
               "as A5 computes them, bit for bit",
               "int8, uint8, float8_e4m3, float4_e2m1x2", "exp, max and scaling besides dst",
               "4 / 0 / 4", isa="TQUANT_DN", text="pto.tquant.mx"),
-    HandBound("tquant_hif4", "quantisation", "dst, src, exp, max, scaling",
-              "HiFloat4: E1M2 codes with a 32-bit three-level metadata word per group of 64 of a "
-              "BFLOAT16 row, as pto-isa's A6 golden computes them, bit for bit (HOST)",
-              "float4_e1m2x2", "exp, max and scaling besides dst", "1 / 0 / 0", text="-"),
 ]
 
 
@@ -436,6 +443,7 @@ class Operation:
     table_at: int = 0     # its place among the tiles (C order): before tiles[table_at]
     table_writes: bool = False  # TableDst: the row writes the table (no tile result)
     words: tuple = ()     # Words2 / Words4 operands: ((name, count), ...), after the tiles
+    aux: tuple = ()       # Aux / OptionalAux operands: ((name, optional), ...), after the sources
 
     @property
     def cname(self):
@@ -446,7 +454,8 @@ class Operation:
         """The tile arguments, in the C order."""
         if not self.has_dst:
             return list(self.sources)
-        return ["dst"] + self.sources + ([self.tmp_name] if self.tmp != "None" else [])
+        return ["dst"] + self.sources + [name for name, _ in self.aux] + \
+            ([self.tmp_name] if self.tmp != "None" else [])
 
     @property
     def tmp_name(self):
@@ -518,6 +527,15 @@ class Operation:
         if self.optional:
             lines.append(" and ".join(code(n) for n in self.optional) + f" may be {code(tmp_none)} "
                          "(not given).")
+        if self.aux:
+            def listed(names):
+                names = [code(n) for n in names]
+                return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+            optional = [n for n, opt in self.aux if opt]
+            lines.append(f"{listed([n for n, _ in self.aux])} {'is' if len(self.aux) == 1 else 'are'} "
+                         "written too, each in a shape of its own" +
+                         (f"; {listed(optional)} may be {code(tmp_none)} (not written)" if optional else "")
+                         + ".")
         for name, count in self.words:
             lines.append(f"{code(name)} is {count} 32-bit words ({code(name + '0')} first).")
         if self.result and self.result.count > 1:
@@ -608,10 +626,14 @@ def parse(path):
         words = words_operands(operands)
         if words and (table or (attributes[attr] and attributes[attr][0].leads)):
             fail("a row with words takes no table and no leading attribute")
+        aux = aux_operands(operands)
+        if aux and (table or words or tmp != "None" or not has_dst):
+            fail("a row with Aux operands has dst, and no table, words or tmp")
         ops.append(Operation(camel, upper, mnemonic, family, source_names,
                              tmp, second, attributes[attr], dtypes, summary,
                              [t.strip() for t in traits[1:-1].split(",") if t.strip() != "None"], group,
-                             has_dst, optional_sources(operands), *(table or ("", 0, False)), words))
+                             has_dst, optional_sources(operands), *(table or ("", 0, False)), words,
+                             aux))
     if not ops:
         raise SystemExit(f"{path}: no PTO_OPERATION rows")
     return ops
@@ -745,7 +767,8 @@ def c_string(s):
 
 def python_parameters(op):
     """[(name, default or None)] of the Python function after dst."""
-    params = [(name, "None" if (name == "tmp" and op.tmp == "Optional") or name in op.optional else None)
+    optional = set(op.optional) | {name for name, opt in op.aux if opt}
+    params = [(name, "None" if (name == "tmp" and op.tmp == "Optional") or name in optional else None)
               for name in op.tiles]
     params = op.arrange(params, [(a.py_name, a.py_default or None) for a in op.params],
                         [(op.table, None)], lambda name, count: [(name, None)])
@@ -1041,6 +1064,11 @@ def gen_rust(ops):
                 continue
             params.append(f"{s}: impl Source")
             args.append(f"{s}.source_ptr(d)")
+        # Further destinations: writable tiles (an optional one an Option).
+        for name, optional in op.aux:
+            params.append(f"{name}: Option<&mut dyn Operand>" if optional else f"{name}: &mut impl Operand")
+            args.append(f"{name}.map_or(std::ptr::null_mut(), |t| t.as_ptr())" if optional
+                        else f"{name}.as_ptr()")
         if op.tmp == "Required":
             params.append(f"{op.tmp_name}: &impl Operand")
             args.append(f"{op.tmp_name}.as_ptr()")

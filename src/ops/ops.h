@@ -69,6 +69,7 @@ struct Operands {
   GlobalTable table = {nullptr, 0, 0};  // a Table or TableDst operand (mgather's, mscatter's)
   uint32_t words[6] = {};  // Words2 / Words4 operands' words in order (trandom's key, counter)
   uint16_t* counts = nullptr;  // a Counts argument: kCounts counts, one per list (tmrgsort_lists)
+  pto_tile* aux[3] = {};  // Aux / OptionalAux operands in order (tquant_hif4's exp, max, scaling)
 };
 
 // How many counts a Counts argument holds (tmrgsort_lists's executed[4]).
@@ -366,17 +367,6 @@ struct MxQuant {
 };
 pto_status CheckTQuantMx(const MxQuant& q, pto_profile profile);
 void RunTQuantMx(const MxQuant& q);
-// pto_tquant_hif4 (TQUANT_HIF4, not a row: exp, max and scaling besides
-// dst): its operands, rules and run (quant.cc).
-struct Hif4Quant {
-  pto_tile* dst;
-  const pto_tile* src;
-  pto_tile* exp;
-  pto_tile* max;      // NULL: not written
-  pto_tile* scaling;  // NULL: not written
-};
-pto_status CheckTQuantHif4(const Hif4Quant& q, pto_profile profile);
-void RunTQuantHif4(const Hif4Quant& q);
 // MGATHER's and MSCATTER's rules and copies with the modes of a program's
 // pto.mgather / pto.mscatter and of pto_mgather_oob and pto_mscatter_ex
 // (global_gather.cc; the rows mgather and mscatter are these without

@@ -333,6 +333,7 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
                                                        const GlobalTable* table,
                                                        const uint32_t* words,
                                                        uint16_t* counts,
+                                                       pto_tile* const* aux,
                                                        pto_profile profile) {
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   Operands o{dst, src0, src1, tmp, attr, scalar, sat, {index0, index1}};
@@ -343,6 +344,7 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
   o.table = *table;
   memcpy(o.words, words, sizeof o.words);
   o.counts = counts;
+  memcpy(o.aux, aux, sizeof o.aux);
   if constexpr (kId == OpId::kTMov) {
     // A move into or out of the cube's memories: the cube's rules.
     if (IsCubeMove(o)) {
@@ -397,7 +399,7 @@ PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
   if (PTO_UNLIKELY(!IsCommonCall<kId>(o, profile)))
     return CheckAndRun<kId>(o.dst, o.src0, o.src1, o.tmp, o.attr, o.scalar, o.sat, o.index[0],
                             o.index[1], o.src2, o.src3, o.src4, o.out, &o.table, o.words,
-                            o.counts, profile);
+                            o.counts, o.aux, profile);
   return RunAccepted(op, o, profile);
 }
 

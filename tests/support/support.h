@@ -167,6 +167,8 @@ bool op_tested_apart(op_id op);
  * as it holds. */
 #define PTO_TEST_OPERAND_Table(position) , op_table, op_table_elements(dst), op_table_dtype(dst)
 #define PTO_TEST_OPERAND_TableDst(position)
+/* A further destination (tquant_hif4's exp, max, scaling): tmp. */
+#define PTO_TEST_OPERAND_Aux(position) , tmp
 /* 32-bit words (trandom's key and counter): 1, 2 ... in order. */
 #define PTO_TEST_OPERAND_Words2(position) , 1u, 2u
 #define PTO_TEST_OPERAND_Words4(position) , 3u, 4u, 5u, 6u

@@ -21,11 +21,10 @@ import numpy as np
 from . import _pto
 from ._enums import Coalesce, DType, GatherOob, RoundMode, ScatterAtomic, ScatterOob
 from ._pto import tquant_mx  # exp, max and scaling besides dst (src/hand_ops.c)
-from ._pto import tquant_hif4  # HiFloat4 (src/hand_ops.c)
 from . import Tile, _NUMPY_TYPES, _RAW_TYPES, _dtype_of_array
 
 __all__ = ["set_hf32_mode", "hf32_mode", "set_tf32_mode", "tf32_mode", "mgather_oob", "mscatter_ex",
-           "tquant_mx", "tquant_hif4"]
+           "tquant_mx"]
 
 
 def set_hf32_mode(enable: bool, round: RoundMode = RoundMode.ROUND) -> None:

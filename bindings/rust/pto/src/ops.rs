@@ -154,33 +154,6 @@ pub fn mscatter_ex<T: Storage>(
     })
 }
 
-/// TQUANT_HIF4 (`pto_tquant_hif4`): a `BFloat16` src quantised to HiFloat4 in
-/// groups of 64 along each row: dst the E1M2 codes (`Float4E1M2X2`, two a
-/// byte), `exp` one `Uint32` metadata word per group (bits 0-7 Ea, an e6m2
-/// code; bit 8+j Eb of 8-group j; bit 16+q Ec of 4-group q); `max` and
-/// `scaling`, when given, each 4-group's largest magnitude and scale
-/// (`BFloat16`). Bit for bit as pto-isa's A6 golden; under `Profile::Host`
-/// only. Written here, not generated: exp, max and scaling besides dst fit
-/// no row.
-pub fn tquant_hif4(
-    dst: &mut impl Operand,
-    src: &impl Operand,
-    exp: &mut impl Operand,
-    max: Option<&mut dyn Operand>,
-    scaling: Option<&mut dyn Operand>,
-) -> Result<()> {
-    let scratch = |t: Option<&mut dyn Operand>| t.map_or(std::ptr::null_mut(), |t| t.as_ptr());
-    check(unsafe {
-        sys::pto_tquant_hif4(
-            dst.as_ptr(),
-            src.as_ptr(),
-            exp.as_ptr(),
-            scratch(max),
-            scratch(scaling),
-        )
-    })
-}
-
 /// TQUANT's MX forms (`pto_tquant_mx`): src in blocks of 32 (`group_axis` 1:
 /// along a row; 0: down a column) quantised to E4M3 codes (dst `Int8`,
 /// `Uint8` or `Float8E4M3`) or E2M1 ones (`Float4E2M1X2`, two codes a byte),
