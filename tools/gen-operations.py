@@ -102,7 +102,7 @@ class Attr:
 
 ATTRIBUTES_DEF = ROOT / "src" / "attributes.def"
 HEADER_FILE = ROOT / "include" / "pto_c.h"
-ROLES = ("None", "Double", "Index", "Bool", "Enum", "Out", "Flags", "Word", "Counts")
+ROLES = ("None", "Double", "Index", "Bool", "Enum", "Out", "Flags", "Word", "Counts", "Int")
 
 
 def enum_type_name(ctype):
@@ -181,6 +181,13 @@ def argument_attr(role, ctype, c_name, binding_name, default, leads, second, hea
                     py_c_default="", py_c_value="a.out", go_type="float64", go_value="&{}",
                     rust_type="f64", rust_value="&mut {}", java_type="double", java_value="{}",
                     java_default="", java_nullable=False, leads=leads, result=True)
+    if role == "Int":
+        # An int the row's rules check (tquant_mx's group_axis), after an
+        # Enum: Python's second value of ATTR_ENUM_PAIR.
+        return Attr(c_name=c_name, py_name=binding_name, py_default=default if default != "_" else "",
+                    py_stub="int", py_kind="", py_c_default="", py_c_value="a.j",
+                    go_type="int", go_value="{}", rust_type="i32", rust_value="{}",
+                    java_type="int", java_value="{}", java_default="", java_nullable=False, leads=leads)
     if role == "Counts":
         # Four uint16_t counts the C function writes (tmrgsort_lists's
         # executed): each binding passes its own four and returns them,
@@ -201,10 +208,11 @@ PY_KINDS = {("Enum",): "ATTR_ENUM", ("Bool",): "ATTR_ENUM", ("Double",): "ATTR_D
             ("Double", "Bool"): "ATTR_DOUBLE_ENUM", ("Index", "Index"): "ATTR_INDEX_PAIR",
             ("Index", "Double"): "ATTR_INDEX_DOUBLE", ("Index",): "ATTR_INDEX",
             ("Enum", "Index"): "ATTR_ENUM_INDEX", ("Index", "Out"): "ATTR_INDEX_OUT",
-            ("Flags",): "ATTR_INDEX", ("Word",): "ATTR_WORD", ("Bool", "Counts"): "ATTR_BOOL_COUNTS"}
+            ("Flags",): "ATTR_INDEX", ("Word",): "ATTR_WORD", ("Bool", "Counts"): "ATTR_BOOL_COUNTS",
+            ("Enum", "Int"): "ATTR_ENUM_PAIR"}
 PY_FIELDS = {"Double": ("d", "d"), "Index": ("n", "m"), "Bool": ("i", "j"), "Enum": ("i", "j"),
              "Out": ("out", "out"), "Flags": ("n", "m"),
-             "Word": ("w", "w"), "Counts": ("counts", "counts")}
+             "Word": ("w", "w"), "Counts": ("counts", "counts"), "Int": ("j", "j")}
 
 
 def parse_attributes(path=ATTRIBUTES_DEF):
@@ -399,11 +407,6 @@ HAND_BOUND = [
               "TMATMUL), bit for bit", "int8, uint8, int16, uint16, int32, uint32, float16, "
               "bfloat16, float32", "a configuration struct and per-thread registers", "9 / 4 / 9",
               text="-"),
-    HandBound("tquant_mx", "quantisation", "dst, src, exp, max, scaling, alg, group_axis",
-              "MXFP8 E4M3 / MXFP4 E2M1 codes with an E8M0 exponent per block of 32 (ND or DN), "
-              "as A5 computes them, bit for bit",
-              "int8, uint8, float8_e4m3, float4_e2m1x2", "exp, max and scaling besides dst",
-              "4 / 0 / 4", isa="TQUANT_DN", text="pto.tquant.mx"),
 ]
 
 
@@ -1273,10 +1276,16 @@ NUMBERS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight",
            "Eighteen", "Nineteen", "Twenty"]
 
 
-def hand_bound_sentence():
-    """The functions bound by hand, for the lists' closing sentence."""
-    named = [f"{h.mnemonic} ({h.why})" for h in HAND_BOUND]
-    return ", ".join(named[:-1]) + " and " + named[-1]
+def hand_bound_sentence(prefix=""):
+    """The functions bound by hand (each name after `prefix`), for the lists'
+    closing sentence: one, or a list ending in "and"."""
+    named = [f"{prefix}{h.mnemonic} ({h.why})" for h in HAND_BOUND]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+
+def hand_bound_count():
+    """How many functions are bound by hand, in words, with their verb."""
+    return f"{NUMBERS[len(HAND_BOUND)]} more " + ("is" if len(HAND_BOUND) == 1 else "are")
 
 
 def settings_sentence():
@@ -1292,7 +1301,8 @@ def gen_docs(ops):
            f"<!-- {HEADER.replace('src/operations.def', 'src/operations.def and src/settings.def')} -->", "",
            f"The {len(ops)} operations of libpto's table (`src/operations.def`), the "
            f"{NUMBERS[len(settings)].lower()} settings of the calling thread (`src/settings.def`) and the "
-           f"{NUMBERS[len(HAND_BOUND)].lower()} functions bound by hand, by group, as `include/pto_c.h` "
+           f"{NUMBERS[len(HAND_BOUND)].lower()} function{'' if len(HAND_BOUND) == 1 else 's'} bound by hand, "
+           "by group, as `include/pto_c.h` "
            "gives them a section each "
            "(the group's common rules at its top, each function's own at its declaration). Each "
            "iterates over dst's valid region unless its summary says otherwise; the dtypes are "
@@ -1349,7 +1359,7 @@ def gen_families(ops):
             "| group | instructions |", "|---|---|"]
     rows += [f"| {g.title} ({len(members)}) | {', '.join(op.mnemonic for op in members)} |"
              for g, members in by_group(ops)]
-    rows += ["", f"{settings_sentence()} {NUMBERS[len(HAND_BOUND)]} more are bound by hand: "
+    rows += ["", f"{settings_sentence()} {hand_bound_count()} bound by hand: "
              f"{hand_bound_sentence()}. Every function, its summary and dtypes: "
              "[docs/operations.md](docs/operations.md)."]
     return "\n".join(rows) + "\n"
@@ -1364,9 +1374,7 @@ def gen_header(ops):
                              80 - 5, initial_indent=" *   ", subsequent_indent=" *     ",
                              break_on_hyphens=False)
     out += comment(" * ", [settings_sentence().replace("`", "")])
-    out += comment(" * ", [f"Outside those tables, bound by hand: "
-                           + ", ".join(f"pto_{h.mnemonic} ({h.why})" for h in HAND_BOUND[:-1])
-                           + f" and pto_{HAND_BOUND[-1].mnemonic} ({HAND_BOUND[-1].why})."])
+    out += comment(" * ", [f"Outside those tables, bound by hand: {hand_bound_sentence('pto_')}."])
     return "\n".join(out) + "\n"
 
 

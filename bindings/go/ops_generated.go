@@ -2792,6 +2792,28 @@ func TQuantHif4(dst *Tile, src *Tile, exp *Tile, max *Tile, scaling *Tile) error
 	return err
 }
 
+var tquant_mxOperands = []string{"dst", "src", "exp", "max", "scaling"}
+
+// TQuantMX is TQUANT_MX (pto_tquant_mx): MXFP8 E4M3 / MXFP4 E2M1 codes with
+// an E8M0 exponent per block of 32 (ND or DN), as A5 computes them, bit for
+// bit.
+//
+// dst's dtypes: HOST INT8, UINT8, FLOAT8_E4M3, FLOAT4_E2M1X2; A2A3 none; A5
+// INT8, UINT8, FLOAT8_E4M3, FLOAT4_E2M1X2.
+//
+// exp, max and scaling are written too, each in a shape of its own; max and
+// scaling may be nil (not written).
+func TQuantMX(dst *Tile, src *Tile, exp *Tile, max *Tile, scaling *Tile, alg MxAlg, group_axis int) error {
+	var hs [5]uintptr
+	tiles := []*Tile{dst, src, exp, max, scaling}
+	if err := resolve("pto.TQuantMX", tquant_mxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tquant_mx(hs[0], hs[1], hs[2], hs[3], hs[4], ptoc.Enum_SS_pto_mx_alg(alg), group_axis))
+	keepAlive(tiles)
+	return err
+}
+
 // Setfmatrix is SETFMATRIX (pto_setfmatrix): the thread's img2col
 // feature-map register (height, width, four pads).
 //

@@ -40,7 +40,8 @@ struct GlobalTable {
 // argument (pto_pow_algorithm for tpow), 0 where the operation has none;
 // `scalar` the Scalar family's scalar as the caller gave it (0 elsewhere);
 // `sat` the Conversion attribute's second argument (pto_saturation), with
-// `attr` its pto_round_mode; `index` the offsets of an Offsets row
+// `attr` its pto_round_mode, or an Int argument after an Enum (tquant_mx's
+// group_axis); `index` the offsets of an Offsets row
 // (textract's index_row, index_col) or an IndexScalar row (tsetval's index,
 // with `scalar` its value). `contents_known` is false where the operands'
 // values cannot be read (the program verifier's stand-in tiles, index
@@ -132,6 +133,7 @@ enum class ArgRole : uint8_t {
   kFlags,   // Operands::attr: option bits (an unsigned, its bits kept)
   kWord,    // Operands::attr: a uint32_t's bits (trandom's rounds)
   kCounts,  // Operands::counts: kCounts counts written (tmrgsort_lists's executed)
+  kInt,     // Operands::sat: an int after an Enum (tquant_mx's group_axis)
 };
 
 // How PTO assembly spells an attribute (attributes.def's Text): which parser
@@ -350,8 +352,9 @@ struct RandomKey {
 pto_status CheckTrandom(const pto_tile* dst, uint32_t rounds, pto_profile profile);
 void RunTrandom(pto_tile* dst, const RandomKey& k);
 
-// pto_tquant_mx (TQUANT's MX forms, not a row: exp, max and scaling are
-// written besides dst): its operands, rules and run (quant.cc).
+// TQUANT's MX forms: their operands, rules and run (quant.cc), which the row
+// tquant_mx (exp, max and scaling its Aux operands) and a program's
+// pto.tquant.mx share.
 struct MxQuant {
   pto_tile* dst;
   const pto_tile* src;

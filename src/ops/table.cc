@@ -426,6 +426,7 @@ using pto::ops::Operands;
 #define PTO_ARG_PARAM_Flags(type, name) , type name
 #define PTO_ARG_PARAM_Word(type, name) , type name
 #define PTO_ARG_PARAM_Counts(type, name) , type name
+#define PTO_ARG_PARAM_Int(type, name) , type name
 #define PTO_ARG_STORE_None(name, second)
 #define PTO_ARG_STORE_Double(name, second) o.scalar = name;
 #define PTO_ARG_STORE_Index(name, second) o.index[second] = name;
@@ -435,6 +436,7 @@ using pto::ops::Operands;
 #define PTO_ARG_STORE_Word(name, second) o.attr = static_cast<int>(name);
 #define PTO_ARG_STORE_Out(name, second) o.out = name;
 #define PTO_ARG_STORE_Counts(name, second) o.counts = name;
+#define PTO_ARG_STORE_Int(name, second) o.sat = name;
 // A row of attributes.def as the parameters before the sources (LEAD), after
 // tmp (TRAIL), and the statements that store them.
 #define PTO_ATTR_LEAD(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \

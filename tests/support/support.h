@@ -192,6 +192,7 @@ bool op_tested_apart(op_id op);
 #define PTO_TEST_ARG_Flags(test) , test
 #define PTO_TEST_ARG_Word(test) , test
 #define PTO_TEST_ARG_Counts(test) , op_counts
+#define PTO_TEST_ARG_Int(test) , test
 #define PTO_TEST_ATTR_ARGS(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \
     PTO_TEST_ARG_##R0(E0) PTO_TEST_ARG_##R1(E1)
 #define PTO_TEST_ATTR_LEAD(Kind, Leads, ...) PTO_TEST_LEAD_##Leads(PTO_TEST_ATTR_ARGS(Kind, Leads, __VA_ARGS__))

@@ -153,34 +153,3 @@ pub fn mscatter_ex<T: Storage>(
         )
     })
 }
-
-/// TQUANT's MX forms (`pto_tquant_mx`): src in blocks of 32 (`group_axis` 1:
-/// along a row; 0: down a column) quantised to E4M3 codes (dst `Int8`,
-/// `Uint8` or `Float8E4M3`) or E2M1 ones (`Float4E2M1X2`, two codes a byte),
-/// with one E8M0 exponent per block in `exp` (`Uint8`, `Int8` or
-/// `Float8E8M0`); `max` and `scaling`, when given, receive each block's
-/// largest magnitude and reciprocal scale in src's dtype. Bit for bit as A5;
-/// refused under A2A3. Written here, not generated: exp, max and scaling
-/// besides dst fit no row.
-pub fn tquant_mx(
-    dst: &mut impl Operand,
-    src: &impl Operand,
-    exp: &mut impl Operand,
-    max: Option<&mut dyn Operand>,
-    scaling: Option<&mut dyn Operand>,
-    alg: MxAlg,
-    group_axis: i32,
-) -> Result<()> {
-    let scratch = |t: Option<&mut dyn Operand>| t.map_or(std::ptr::null_mut(), |t| t.as_ptr());
-    check(unsafe {
-        sys::pto_tquant_mx(
-            dst.as_ptr(),
-            src.as_ptr(),
-            exp.as_ptr(),
-            scratch(max),
-            scratch(scaling),
-            alg.raw(),
-            group_axis,
-        )
-    })
-}
