@@ -29,6 +29,13 @@
  *                      name1` ... after the tiles, before the attribute's
  *                      arguments, stored in order in Operands::words; the
  *                      bindings take an array of that many words
+ *   Aux(name)          a further destination the row writes in a shape of
+ *                      its own (tquant_hif4's exp), after the sources in
+ *                      tmp's place (no tmp with it): Operands::aux, in
+ *                      order; the bindings take a writable tile
+ *   OptionalAux(name)  one the C function lets be NULL, as Aux (its max,
+ *                      scaling: not written then): the bindings' default
+ *                      for it is none
  * PTO_OPERANDS_EACH(M, list) expands M(position, Role, name) for each
  * operand of a row's list, position counting from 0 (dst). The helpers
  * below are what the table and the tests read from a list. */
@@ -53,6 +60,8 @@
 #define PTO_OPERANDS_SPLIT_TableDst(name) TableDst, name
 #define PTO_OPERANDS_SPLIT_Words2(name) Words2, name
 #define PTO_OPERANDS_SPLIT_Words4(name) Words4, name
+#define PTO_OPERANDS_SPLIT_Aux(name) Aux, name
+#define PTO_OPERANDS_SPLIT_OptionalAux(name) Aux, name
 #define PTO_OPERANDS_APPLY_(M, position, ...) PTO_OPERANDS_APPLY2_(M, position, __VA_ARGS__)
 #define PTO_OPERANDS_APPLY2_(M, position, role, name) M(position, role, name)
 #define PTO_OPERANDS_ONE_(M, position, item) \
@@ -97,6 +106,7 @@
 #define PTO_OPERANDS_IS_SOURCE_TableDst 0
 #define PTO_OPERANDS_IS_SOURCE_Words2 0
 #define PTO_OPERANDS_IS_SOURCE_Words4 0
+#define PTO_OPERANDS_IS_SOURCE_Aux 0
 #define PTO_OPERANDS_SOURCE_ONE_(position, role, name) +PTO_OPERANDS_IS_SOURCE_##role
 #define PTO_OPERANDS_SOURCE_COUNT(list) (0 PTO_OPERANDS_EACH(PTO_OPERANDS_SOURCE_ONE_, list))
 
@@ -111,6 +121,7 @@
 #define PTO_OPERANDS_NAME_TableDst(name)
 #define PTO_OPERANDS_NAME_Words2(name)
 #define PTO_OPERANDS_NAME_Words4(name)
+#define PTO_OPERANDS_NAME_Aux(name)
 #define PTO_OPERANDS_NAME_ONE_(position, role, name) PTO_OPERANDS_NAME_##role(name)
 #define PTO_OPERANDS_SOURCE_NAMES(list) PTO_OPERANDS_EACH(PTO_OPERANDS_NAME_ONE_, list)
 
@@ -126,6 +137,7 @@
 #define PTO_OPERANDS_TMP_TableDst 0
 #define PTO_OPERANDS_TMP_Words2 0
 #define PTO_OPERANDS_TMP_Words4 0
+#define PTO_OPERANDS_TMP_Aux 0
 #define PTO_OPERANDS_TMP_ONE_(position, role, name) +PTO_OPERANDS_TMP_##role
 #define PTO_OPERANDS_TMP(list) (0 PTO_OPERANDS_EACH(PTO_OPERANDS_TMP_ONE_, list))
 
@@ -141,6 +153,7 @@
 #define PTO_OPERANDS_TRAIT_TableDst (PTO_TRAIT_Table | PTO_TRAIT_NoDst)
 #define PTO_OPERANDS_TRAIT_Words2 0u
 #define PTO_OPERANDS_TRAIT_Words4 0u
+#define PTO_OPERANDS_TRAIT_Aux 0u
 #define PTO_OPERANDS_TRAIT_ONE_(position, role, name) | PTO_OPERANDS_TRAIT_##role
 #define PTO_OPERANDS_TRAITS(list) (0u PTO_OPERANDS_EACH(PTO_OPERANDS_TRAIT_ONE_, list))
 
@@ -171,6 +184,7 @@
 #define PTO_OPERANDS_PARAM_Words2(name, position) , uint32_t name##0, uint32_t name##1
 #define PTO_OPERANDS_PARAM_Words4(name, position) \
   , uint32_t name##0, uint32_t name##1, uint32_t name##2, uint32_t name##3
+#define PTO_OPERANDS_PARAM_Aux(name, position) , pto_tile* name
 #define PTO_OPERANDS_PARAM_ONE_(position, role, name) PTO_OPERANDS_PARAM_##role(name, position)
 #define PTO_OPERANDS_PARAMS(list) PTO_OPERANDS_EACH(PTO_OPERANDS_PARAM_ONE_, list)
 #define PTO_OPERANDS_STORE_Dst(name, position) o.dst = name;
@@ -192,10 +206,13 @@
 #define PTO_OPERANDS_STORE_Words4(name, position) \
   PTO_OPERANDS_STORE_Words2(name, position) o.words[word_slot_++] = name##2; \
   o.words[word_slot_++] = name##3;
+/* The further destinations in order (Operands::aux; aux_slot_ counts them). */
+#define PTO_OPERANDS_STORE_Aux(name, position) o.aux[aux_slot_++] = name;
 #define PTO_OPERANDS_STORE_ONE_(position, role, name) PTO_OPERANDS_STORE_##role(name, position)
 #define PTO_OPERANDS_STORE(list)                                 \
-  int source_slot_ = 0, word_slot_ = 0;                          \
+  int source_slot_ = 0, word_slot_ = 0, aux_slot_ = 0;           \
   PTO_OPERANDS_EACH(PTO_OPERANDS_STORE_ONE_, list)(void) source_slot_; \
-  (void)word_slot_;
+  (void)word_slot_;                                              \
+  (void)aux_slot_;
 
 #endif /* PTO_OPERATION_OPERANDS_H_ */

@@ -301,6 +301,44 @@ static void test_tquant_hif4_rules(void **state) {
     TILES_DESTROY(src, f16, dst, e2m1, exp, exp8, mx, sc, mx32, exp3, odd, short_dst, sc_bad);
 }
 
+/* tquant_hif4 is a row of the operation table (quantisation): exp its Aux
+ * operand, max and scaling OptionalAux ones (further destinations, the
+ * tests' generic call passing tmp for each), the trait NullsFirst (a NULL
+ * exp is refused before a cube dst) and no text form. An empty src writes
+ * nothing, as before. */
+static void test_tquant_hif4_row(void **state) {
+    (void)state;
+    const op_info *row = op_row(OP_TQUANT_HIF4);
+    assert_int_equal(row->family, OP_FAMILY_SPECIAL);
+    assert_int_equal(row->source_count, 1);
+    assert_int_equal(row->tmp, OP_TMP_NONE);
+    assert_int_equal(row->attr, OP_ATTR_None);
+    assert_true((row->traits & PTO_TRAIT_NullsFirst) != 0 && (row->traits & PTO_TRAIT_NoText) != 0);
+    pto_tile *src = tile_new(PTO_BFLOAT16, 4, 128, 4, 128), *dst = tile_new(PTO_FLOAT4_E1M2X2, 4, 64, 4, 64);
+    pto_tile *exp = tile_new(PTO_UINT32, 4, 2, 4, 2), *cube = NULL;
+    assert_int_equal(pto_tile_create_cube(PTO_FLOAT4_E1M2X2, 16, 64, PTO_LOC_MAT, PTO_LAYOUT_NZ, &cube), PTO_OK);
+    expect_status(pto_tquant_hif4(cube, src, NULL, NULL, NULL), PTO_ERR_NULL_ARGUMENT, "cube dst, NULL exp");
+    assert_non_null(strstr(pto_last_error(), "exp"));
+    expect_status(op_call(OP_TQUANT_HIF4, PTO_POW_DEFAULT, dst, src, NULL, NULL), PTO_ERR_NULL_ARGUMENT,
+                  "the generic call without tmp: exp NULL");
+    expect_status(op_call(OP_TQUANT_HIF4, PTO_POW_DEFAULT, dst, src, NULL, exp), PTO_ERR_DTYPE_MISMATCH,
+                  "the generic call: tmp as exp, max and scaling");
+    assert_non_null(strstr(pto_last_error(), "max"));
+    assert_int_equal(pto_tile_set_valid(src, 4, 0), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(dst, 4, 0), PTO_OK);
+    assert_int_equal(pto_tile_set_valid(exp, 4, 0), PTO_OK);
+    tile_fill(dst, &(rng){5}, GEN_ANY);
+    tile_fill(exp, &(rng){6}, GEN_ANY);
+    uint64_t *kept_dst = tile_snapshot(dst), *kept_exp = tile_snapshot(exp);
+    assert_int_equal(pto_tquant_hif4(dst, src, exp, NULL, NULL), PTO_OK);
+    assert_tile_unchanged(dst, kept_dst, "an empty src's dst");
+    assert_tile_unchanged(exp, kept_exp, "an empty src's exp");
+    free(kept_dst);
+    free(kept_exp);
+    pto_tile_destroy(cube);
+    TILES_DESTROY(src, dst, exp);
+}
+
 /* ---- pto_tmatmul_mx_hif4 ---- */
 
 static double hif4_value(unsigned code, uint32_t word, unsigned pos) {
@@ -479,6 +517,7 @@ int main(void) {
         cmocka_unit_test(test_tquant_hif4_values),
         cmocka_unit_test(test_tquant_hif4_known),
         cmocka_unit_test(test_tquant_hif4_rules),
+        cmocka_unit_test(test_tquant_hif4_row),
         cmocka_unit_test(test_tmatmul_mx_hif4_values),
         cmocka_unit_test(test_tmatmul_mx_hif4_rules),
         cmocka_unit_test(test_hif4_programs),

@@ -335,6 +335,36 @@ static void test_tquant_mx_rules(void **state) {
     TILES_DESTROY(src, f32, d8, d4, exp, exp_dn, mx, sc, mx32, e16, exp_bad, i32, odd, d4odd, nan_src, nd4, ne);
 }
 
+/* tquant_mx is a row of the operation table (quantisation): exp its Aux
+ * operand, max and scaling OptionalAux ones (the tests' generic call passes
+ * tmp for each), alg and group_axis the attribute kind MxQuant (an Enum and
+ * an Int), the trait NullsFirst (a NULL exp is refused before a cube dst)
+ * and NoText (programs spell it pto.tquant.mx). */
+static void test_tquant_mx_row(void **state) {
+    (void)state;
+    const op_info *row = op_row(OP_TQUANT_MX);
+    assert_int_equal(row->family, OP_FAMILY_SPECIAL);
+    assert_int_equal(row->source_count, 1);
+    assert_int_equal(row->tmp, OP_TMP_NONE);
+    assert_int_equal(row->attr, OP_ATTR_MxQuant);
+    assert_true((row->traits & PTO_TRAIT_NullsFirst) != 0 && (row->traits & PTO_TRAIT_NoText) != 0);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    pto_tile *src = tile_new(PTO_BFLOAT16, 64, 64, 64, 64), *d8 = tile_new(PTO_FLOAT8_E4M3, 64, 64, 64, 64);
+    pto_tile *exp = tile_new(PTO_FLOAT8_E8M0, 64, 2, 64, 2), *cube = NULL;
+    assert_int_equal(pto_tile_create_cube(PTO_FLOAT8_E4M3, 64, 64, PTO_LOC_MAT, PTO_LAYOUT_NZ, &cube), PTO_OK);
+    expect_status(pto_tquant_mx(cube, src, NULL, NULL, NULL, PTO_MX_OCP_FP8_E4M3, 1), PTO_ERR_NULL_ARGUMENT,
+                  "cube dst, NULL exp");
+    assert_non_null(strstr(pto_last_error(), "exp"));
+    expect_status(op_call(OP_TQUANT_MX, PTO_POW_DEFAULT, d8, src, NULL, NULL), PTO_ERR_NULL_ARGUMENT,
+                  "the generic call without tmp: exp NULL");
+    expect_status(op_call(OP_TQUANT_MX, PTO_POW_DEFAULT, d8, src, NULL, exp), PTO_ERR_DTYPE_MISMATCH,
+                  "the generic call: tmp as exp, max and scaling");
+    assert_non_null(strstr(pto_last_error(), "max"));
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    pto_tile_destroy(cube);
+    TILES_DESTROY(src, d8, exp);
+}
+
 #define TB(dt, rows, cols)                                                                           \
     "!pto.tile_buf<loc=vec, dtype=" dt ", rows=" #rows ", cols=" #cols ", v_row=" #rows ", v_col=" #cols \
     ", blayout=row_major, slayout=none_box, fractal=512, pad=0>"
@@ -498,6 +528,7 @@ int main(void) {
         cmocka_unit_test(test_tquant_mx_values),
         cmocka_unit_test(test_tquant_mx_known),
         cmocka_unit_test(test_tquant_mx_rules),
+        cmocka_unit_test(test_tquant_mx_row),
         cmocka_unit_test(test_tquant_mx_programs),
         cmocka_unit_test(test_mx_zz_move),
     };

@@ -102,7 +102,7 @@ class Attr:
 
 ATTRIBUTES_DEF = ROOT / "src" / "attributes.def"
 HEADER_FILE = ROOT / "include" / "pto_c.h"
-ROLES = ("None", "Double", "Index", "Bool", "Enum", "Out", "Flags", "Word", "Counts")
+ROLES = ("None", "Double", "Index", "Bool", "Enum", "Out", "Flags", "Word", "Counts", "Int")
 
 
 def enum_type_name(ctype):
@@ -181,6 +181,13 @@ def argument_attr(role, ctype, c_name, binding_name, default, leads, second, hea
                     py_c_default="", py_c_value="a.out", go_type="float64", go_value="&{}",
                     rust_type="f64", rust_value="&mut {}", java_type="double", java_value="{}",
                     java_default="", java_nullable=False, leads=leads, result=True)
+    if role == "Int":
+        # An int the row's rules check (tquant_mx's group_axis), after an
+        # Enum: Python's second value of ATTR_ENUM_PAIR.
+        return Attr(c_name=c_name, py_name=binding_name, py_default=default if default != "_" else "",
+                    py_stub="int", py_kind="", py_c_default="", py_c_value="a.j",
+                    go_type="int", go_value="{}", rust_type="i32", rust_value="{}",
+                    java_type="int", java_value="{}", java_default="", java_nullable=False, leads=leads)
     if role == "Counts":
         # Four uint16_t counts the C function writes (tmrgsort_lists's
         # executed): each binding passes its own four and returns them,
@@ -201,10 +208,11 @@ PY_KINDS = {("Enum",): "ATTR_ENUM", ("Bool",): "ATTR_ENUM", ("Double",): "ATTR_D
             ("Double", "Bool"): "ATTR_DOUBLE_ENUM", ("Index", "Index"): "ATTR_INDEX_PAIR",
             ("Index", "Double"): "ATTR_INDEX_DOUBLE", ("Index",): "ATTR_INDEX",
             ("Enum", "Index"): "ATTR_ENUM_INDEX", ("Index", "Out"): "ATTR_INDEX_OUT",
-            ("Flags",): "ATTR_INDEX", ("Word",): "ATTR_WORD", ("Bool", "Counts"): "ATTR_BOOL_COUNTS"}
+            ("Flags",): "ATTR_INDEX", ("Word",): "ATTR_WORD", ("Bool", "Counts"): "ATTR_BOOL_COUNTS",
+            ("Enum", "Int"): "ATTR_ENUM_PAIR"}
 PY_FIELDS = {"Double": ("d", "d"), "Index": ("n", "m"), "Bool": ("i", "j"), "Enum": ("i", "j"),
              "Out": ("out", "out"), "Flags": ("n", "m"),
-             "Word": ("w", "w"), "Counts": ("counts", "counts")}
+             "Word": ("w", "w"), "Counts": ("counts", "counts"), "Int": ("j", "j")}
 
 
 def parse_attributes(path=ATTRIBUTES_DEF):
@@ -252,6 +260,15 @@ AFTER_SOURCES = {"Tmp": "Required", "OptionalTmp": "Optional", "Dst1": "Required
 # 32-bit words after the tiles (trandom's key and counter), by role: how many
 # C parameters (name0, name1 ...) each stands for.
 WORDS_ROLES = {"Words2": 2, "Words4": 4}
+# Further destinations of shapes of their own (tquant_hif4's exp, max,
+# scaling), after the sources in tmp's place, by role: whether NULL is allowed.
+AUX_ROLES = {"Aux": False, "OptionalAux": True}
+
+
+def aux_operands(text):
+    """A row's Aux / OptionalAux operands: ((name, optional), ...)."""
+    return tuple((name, AUX_ROLES[role]) for role, name in re.findall(r"(\w+)\((\w+)\)", text)
+                 if role in AUX_ROLES)
 
 
 def words_operands(text):
@@ -272,6 +289,8 @@ def parse_operands(text, fail):
     if not re.fullmatch(r"\(\s*\w+\(\w+\)(\s*,\s*\w+\(\w+\))*\s*\)", text):
         fail(f"Operands {text!r} are not a parenthesised list of Role(name)")
     while items and items[-1][0] in WORDS_ROLES:
+        items = items[:-1]
+    while items and items[-1][0] in AUX_ROLES:
         items = items[:-1]
     if len(items) == 1 and items[0][0] == "SrcOnly":
         return [items[0][1]], "None", "", False, None
@@ -388,15 +407,6 @@ HAND_BOUND = [
               "TMATMUL), bit for bit", "int8, uint8, int16, uint16, int32, uint32, float16, "
               "bfloat16, float32", "a configuration struct and per-thread registers", "9 / 4 / 9",
               text="-"),
-    HandBound("tquant_mx", "quantisation", "dst, src, exp, max, scaling, alg, group_axis",
-              "MXFP8 E4M3 / MXFP4 E2M1 codes with an E8M0 exponent per block of 32 (ND or DN), "
-              "as A5 computes them, bit for bit",
-              "int8, uint8, float8_e4m3, float4_e2m1x2", "exp, max and scaling besides dst",
-              "4 / 0 / 4", isa="TQUANT_DN", text="pto.tquant.mx"),
-    HandBound("tquant_hif4", "quantisation", "dst, src, exp, max, scaling",
-              "HiFloat4: E1M2 codes with a 32-bit three-level metadata word per group of 64 of a "
-              "BFLOAT16 row, as pto-isa's A6 golden computes them, bit for bit (HOST)",
-              "float4_e1m2x2", "exp, max and scaling besides dst", "1 / 0 / 0", text="-"),
 ]
 
 
@@ -436,6 +446,7 @@ class Operation:
     table_at: int = 0     # its place among the tiles (C order): before tiles[table_at]
     table_writes: bool = False  # TableDst: the row writes the table (no tile result)
     words: tuple = ()     # Words2 / Words4 operands: ((name, count), ...), after the tiles
+    aux: tuple = ()       # Aux / OptionalAux operands: ((name, optional), ...), after the sources
 
     @property
     def cname(self):
@@ -446,7 +457,8 @@ class Operation:
         """The tile arguments, in the C order."""
         if not self.has_dst:
             return list(self.sources)
-        return ["dst"] + self.sources + ([self.tmp_name] if self.tmp != "None" else [])
+        return ["dst"] + self.sources + [name for name, _ in self.aux] + \
+            ([self.tmp_name] if self.tmp != "None" else [])
 
     @property
     def tmp_name(self):
@@ -518,6 +530,15 @@ class Operation:
         if self.optional:
             lines.append(" and ".join(code(n) for n in self.optional) + f" may be {code(tmp_none)} "
                          "(not given).")
+        if self.aux:
+            def listed(names):
+                names = [code(n) for n in names]
+                return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+            optional = [n for n, opt in self.aux if opt]
+            lines.append(f"{listed([n for n, _ in self.aux])} {'is' if len(self.aux) == 1 else 'are'} "
+                         "written too, each in a shape of its own" +
+                         (f"; {listed(optional)} may be {code(tmp_none)} (not written)" if optional else "")
+                         + ".")
         for name, count in self.words:
             lines.append(f"{code(name)} is {count} 32-bit words ({code(name + '0')} first).")
         if self.result and self.result.count > 1:
@@ -608,10 +629,14 @@ def parse(path):
         words = words_operands(operands)
         if words and (table or (attributes[attr] and attributes[attr][0].leads)):
             fail("a row with words takes no table and no leading attribute")
+        aux = aux_operands(operands)
+        if aux and (table or words or tmp != "None" or not has_dst):
+            fail("a row with Aux operands has dst, and no table, words or tmp")
         ops.append(Operation(camel, upper, mnemonic, family, source_names,
                              tmp, second, attributes[attr], dtypes, summary,
                              [t.strip() for t in traits[1:-1].split(",") if t.strip() != "None"], group,
-                             has_dst, optional_sources(operands), *(table or ("", 0, False)), words))
+                             has_dst, optional_sources(operands), *(table or ("", 0, False)), words,
+                             aux))
     if not ops:
         raise SystemExit(f"{path}: no PTO_OPERATION rows")
     return ops
@@ -745,7 +770,8 @@ def c_string(s):
 
 def python_parameters(op):
     """[(name, default or None)] of the Python function after dst."""
-    params = [(name, "None" if (name == "tmp" and op.tmp == "Optional") or name in op.optional else None)
+    optional = set(op.optional) | {name for name, opt in op.aux if opt}
+    params = [(name, "None" if (name == "tmp" and op.tmp == "Optional") or name in optional else None)
               for name in op.tiles]
     params = op.arrange(params, [(a.py_name, a.py_default or None) for a in op.params],
                         [(op.table, None)], lambda name, count: [(name, None)])
@@ -1041,6 +1067,11 @@ def gen_rust(ops):
                 continue
             params.append(f"{s}: impl Source")
             args.append(f"{s}.source_ptr(d)")
+        # Further destinations: writable tiles (an optional one an Option).
+        for name, optional in op.aux:
+            params.append(f"{name}: Option<&mut dyn Operand>" if optional else f"{name}: &mut impl Operand")
+            args.append(f"{name}.map_or(std::ptr::null_mut(), |t| t.as_ptr())" if optional
+                        else f"{name}.as_ptr()")
         if op.tmp == "Required":
             params.append(f"{op.tmp_name}: &impl Operand")
             args.append(f"{op.tmp_name}.as_ptr()")
@@ -1245,10 +1276,16 @@ NUMBERS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight",
            "Eighteen", "Nineteen", "Twenty"]
 
 
-def hand_bound_sentence():
-    """The functions bound by hand, for the lists' closing sentence."""
-    named = [f"{h.mnemonic} ({h.why})" for h in HAND_BOUND]
-    return ", ".join(named[:-1]) + " and " + named[-1]
+def hand_bound_sentence(prefix=""):
+    """The functions bound by hand (each name after `prefix`), for the lists'
+    closing sentence: one, or a list ending in "and"."""
+    named = [f"{prefix}{h.mnemonic} ({h.why})" for h in HAND_BOUND]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+
+def hand_bound_count():
+    """How many functions are bound by hand, in words, with their verb."""
+    return f"{NUMBERS[len(HAND_BOUND)]} more " + ("is" if len(HAND_BOUND) == 1 else "are")
 
 
 def settings_sentence():
@@ -1264,7 +1301,8 @@ def gen_docs(ops):
            f"<!-- {HEADER.replace('src/operations.def', 'src/operations.def and src/settings.def')} -->", "",
            f"The {len(ops)} operations of libpto's table (`src/operations.def`), the "
            f"{NUMBERS[len(settings)].lower()} settings of the calling thread (`src/settings.def`) and the "
-           f"{NUMBERS[len(HAND_BOUND)].lower()} functions bound by hand, by group, as `include/pto_c.h` "
+           f"{NUMBERS[len(HAND_BOUND)].lower()} function{'' if len(HAND_BOUND) == 1 else 's'} bound by hand, "
+           "by group, as `include/pto_c.h` "
            "gives them a section each "
            "(the group's common rules at its top, each function's own at its declaration). Each "
            "iterates over dst's valid region unless its summary says otherwise; the dtypes are "
@@ -1321,7 +1359,7 @@ def gen_families(ops):
             "| group | instructions |", "|---|---|"]
     rows += [f"| {g.title} ({len(members)}) | {', '.join(op.mnemonic for op in members)} |"
              for g, members in by_group(ops)]
-    rows += ["", f"{settings_sentence()} {NUMBERS[len(HAND_BOUND)]} more are bound by hand: "
+    rows += ["", f"{settings_sentence()} {hand_bound_count()} bound by hand: "
              f"{hand_bound_sentence()}. Every function, its summary and dtypes: "
              "[docs/operations.md](docs/operations.md)."]
     return "\n".join(rows) + "\n"
@@ -1336,9 +1374,7 @@ def gen_header(ops):
                              80 - 5, initial_indent=" *   ", subsequent_indent=" *     ",
                              break_on_hyphens=False)
     out += comment(" * ", [settings_sentence().replace("`", "")])
-    out += comment(" * ", [f"Outside those tables, bound by hand: "
-                           + ", ".join(f"pto_{h.mnemonic} ({h.why})" for h in HAND_BOUND[:-1])
-                           + f" and pto_{HAND_BOUND[-1].mnemonic} ({HAND_BOUND[-1].why})."])
+    out += comment(" * ", [f"Outside those tables, bound by hand: {hand_bound_sentence('pto_')}."])
     return "\n".join(out) + "\n"
 
 

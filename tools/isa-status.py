@@ -10,7 +10,8 @@
                            below is absent from src/program/parse
 
 A name is implemented by a row of src/operations.def (its C function and its
-text form), by a setting of src/settings.def (its C function; its text form
+text form; ROW_NAMES where the page's name or the text form is not the row's),
+by a setting of src/settings.def (its C function; its text form
 where programs have one), by a C function bound by hand (gen-operations.py's
 HAND_BOUND), or by a form that only programs have (PROGRAM_FORMS: no tile result, or the
 program's memory and cores), or by a per-thread setting of the C API
@@ -33,6 +34,13 @@ TESTS_DIR = ROOT / "tests"
 spec = importlib.util.spec_from_file_location("gen_operations", ROOT / "tools" / "gen-operations.py")
 gen = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(gen)
+
+# Rows whose pto-isa name is not their UPPER column, and the text form of
+# their own that programs read instead of pto.<mnemonic> (a NoText row's):
+# the page's name -> (UPPER, text form).
+ROW_NAMES = {
+    "TQUANT_DN": ("TQUANT_MX", "pto.tquant.mx"),
+}
 
 # Instructions that programs have without a row: the text form(s) the parser
 # reads (each must occur in src/program/parse) and what it does.
@@ -124,10 +132,13 @@ def statuses(problems):
     header_text = (ROOT / "include" / "pto_c.h").read_text()
     rows = []
     for name, where in read_names():
-        op = ops.get(name)
+        upper, own_text = ROW_NAMES.get(name, (name, ""))
+        op = ops.get(upper)
         if op is not None:
             kind = "row" if op.family == "Special" else f"row ({op.family} family)"
-            text = "" if "NoText" in op.traits else "pto." + op.mnemonic
+            text = own_text or ("" if "NoText" in op.traits else "pto." + op.mnemonic)
+            if own_text and f'"{own_text}' not in parse_text:
+                problems.append(f"{name}: its text form {own_text} is not in src/program/parse")
             if not text:
                 kind += "; no text form (PTOAS has none)"
             tests = test_files([op.cname + "(", "OP_" + op.upper] + ([text] if text else []))

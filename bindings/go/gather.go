@@ -65,23 +65,3 @@ func MScatterEx[T Storage](table []T, src, indices *Tile, coalesce Coalesce, ato
 	keepAlive(tiles)
 	return err
 }
-
-// TQuantMX is TQUANT's MX forms (pto_tquant_mx): src in blocks of 32
-// (groupAxis 1: along a row; 0: down a column) quantised to E4M3 codes (dst
-// Int8, Uint8 or Float8E4M3) or E2M1 ones (Float4E2M1X2, two codes a byte),
-// with one E8M0 exponent per block in exp (Uint8, Int8 or Float8E8M0); max
-// and scaling, when not nil, receive each block's largest magnitude and
-// reciprocal scale in src's dtype. Bit for bit as A5; refused under
-// ProfileA2A3. Written here, not generated: exp, max and scaling besides dst
-// fit no row.
-func TQuantMX(dst, src, exp, max, scaling *Tile, alg MxAlg, groupAxis int) error {
-	var hs [5]uintptr
-	tiles := []*Tile{dst, src, exp, max, scaling}
-	names := []string{"dst", "src", "exp", "max", "scaling"}
-	if err := resolve("pto.TQuantMX", names, tiles, hs[:]); err != nil {
-		return err
-	}
-	err := check(ptoc.Pto_tquant_mx(hs[0], hs[1], hs[2], hs[3], hs[4], ptoc.Enum_SS_pto_mx_alg(alg), groupAxis))
-	keepAlive(tiles)
-	return err
-}

@@ -2771,6 +2771,49 @@ func TMrgSortLists(dst *Tile, src0 *Tile, src1 *Tile, src2 *Tile, src3 *Tile, tm
 	return executed, err
 }
 
+var tquant_hif4Operands = []string{"dst", "src", "exp", "max", "scaling"}
+
+// TQuantHif4 is TQUANT_HIF4 (pto_tquant_hif4): HiFloat4: E1M2 codes with a
+// 32-bit three-level metadata word per group of 64 of a BFLOAT16 row, as
+// pto-isa's A6 golden computes them, bit for bit (HOST).
+//
+// dst's dtypes: HOST FLOAT4_E1M2X2; A2A3 none; A5 none.
+//
+// exp, max and scaling are written too, each in a shape of its own; max and
+// scaling may be nil (not written).
+func TQuantHif4(dst *Tile, src *Tile, exp *Tile, max *Tile, scaling *Tile) error {
+	var hs [5]uintptr
+	tiles := []*Tile{dst, src, exp, max, scaling}
+	if err := resolve("pto.TQuantHif4", tquant_hif4Operands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tquant_hif4(hs[0], hs[1], hs[2], hs[3], hs[4]))
+	keepAlive(tiles)
+	return err
+}
+
+var tquant_mxOperands = []string{"dst", "src", "exp", "max", "scaling"}
+
+// TQuantMX is TQUANT_MX (pto_tquant_mx): MXFP8 E4M3 / MXFP4 E2M1 codes with
+// an E8M0 exponent per block of 32 (ND or DN), as A5 computes them, bit for
+// bit.
+//
+// dst's dtypes: HOST INT8, UINT8, FLOAT8_E4M3, FLOAT4_E2M1X2; A2A3 none; A5
+// INT8, UINT8, FLOAT8_E4M3, FLOAT4_E2M1X2.
+//
+// exp, max and scaling are written too, each in a shape of its own; max and
+// scaling may be nil (not written).
+func TQuantMX(dst *Tile, src *Tile, exp *Tile, max *Tile, scaling *Tile, alg MxAlg, group_axis int) error {
+	var hs [5]uintptr
+	tiles := []*Tile{dst, src, exp, max, scaling}
+	if err := resolve("pto.TQuantMX", tquant_mxOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	err := check(ptoc.Pto_tquant_mx(hs[0], hs[1], hs[2], hs[3], hs[4], ptoc.Enum_SS_pto_mx_alg(alg), group_axis))
+	keepAlive(tiles)
+	return err
+}
+
 // Setfmatrix is SETFMATRIX (pto_setfmatrix): the thread's img2col
 // feature-map register (height, width, four pads).
 //

@@ -40,7 +40,8 @@ struct GlobalTable {
 // argument (pto_pow_algorithm for tpow), 0 where the operation has none;
 // `scalar` the Scalar family's scalar as the caller gave it (0 elsewhere);
 // `sat` the Conversion attribute's second argument (pto_saturation), with
-// `attr` its pto_round_mode; `index` the offsets of an Offsets row
+// `attr` its pto_round_mode, or an Int argument after an Enum (tquant_mx's
+// group_axis); `index` the offsets of an Offsets row
 // (textract's index_row, index_col) or an IndexScalar row (tsetval's index,
 // with `scalar` its value). `contents_known` is false where the operands'
 // values cannot be read (the program verifier's stand-in tiles, index
@@ -69,6 +70,7 @@ struct Operands {
   GlobalTable table = {nullptr, 0, 0};  // a Table or TableDst operand (mgather's, mscatter's)
   uint32_t words[6] = {};  // Words2 / Words4 operands' words in order (trandom's key, counter)
   uint16_t* counts = nullptr;  // a Counts argument: kCounts counts, one per list (tmrgsort_lists)
+  pto_tile* aux[3] = {};  // Aux / OptionalAux operands in order (tquant_hif4's exp, max, scaling)
 };
 
 // How many counts a Counts argument holds (tmrgsort_lists's executed[4]).
@@ -131,6 +133,7 @@ enum class ArgRole : uint8_t {
   kFlags,   // Operands::attr: option bits (an unsigned, its bits kept)
   kWord,    // Operands::attr: a uint32_t's bits (trandom's rounds)
   kCounts,  // Operands::counts: kCounts counts written (tmrgsort_lists's executed)
+  kInt,     // Operands::sat: an int after an Enum (tquant_mx's group_axis)
 };
 
 // How PTO assembly spells an attribute (attributes.def's Text): which parser
@@ -349,8 +352,9 @@ struct RandomKey {
 pto_status CheckTrandom(const pto_tile* dst, uint32_t rounds, pto_profile profile);
 void RunTrandom(pto_tile* dst, const RandomKey& k);
 
-// pto_tquant_mx (TQUANT's MX forms, not a row: exp, max and scaling are
-// written besides dst): its operands, rules and run (quant.cc).
+// TQUANT's MX forms: their operands, rules and run (quant.cc), which the row
+// tquant_mx (exp, max and scaling its Aux operands) and a program's
+// pto.tquant.mx share.
 struct MxQuant {
   pto_tile* dst;
   const pto_tile* src;
@@ -366,17 +370,6 @@ struct MxQuant {
 };
 pto_status CheckTQuantMx(const MxQuant& q, pto_profile profile);
 void RunTQuantMx(const MxQuant& q);
-// pto_tquant_hif4 (TQUANT_HIF4, not a row: exp, max and scaling besides
-// dst): its operands, rules and run (quant.cc).
-struct Hif4Quant {
-  pto_tile* dst;
-  const pto_tile* src;
-  pto_tile* exp;
-  pto_tile* max;      // NULL: not written
-  pto_tile* scaling;  // NULL: not written
-};
-pto_status CheckTQuantHif4(const Hif4Quant& q, pto_profile profile);
-void RunTQuantHif4(const Hif4Quant& q);
 // MGATHER's and MSCATTER's rules and copies with the modes of a program's
 // pto.mgather / pto.mscatter and of pto_mgather_oob and pto_mscatter_ex
 // (global_gather.cc; the rows mgather and mscatter are these without

@@ -1,7 +1,9 @@
 // The quantisation group: tquant (FLOAT32 to INT8 / UINT8 codes by a
 // per-row scale, and offset) and tdequant (INT8 / INT16 codes back to
-// FLOAT32); pto_tquant_mx, TQUANT's MX forms (E4M3 / E2M1 codes sharing an
-// E8M0 exponent per block of 32; not a row), is written here. Each has a
+// FLOAT32), tquant_mx (TQUANT's MX forms: E4M3 / E2M1 codes sharing an E8M0
+// exponent per block of 32) and tquant_hif4 (HiFloat4: E1M2 codes and a
+// metadata word per group of 64), each with its exp, max and scaling Aux
+// operands. Each has a
 // check (every rule of its C function, in order, under a profile) and a run
 // (kernels/quant.cc, kernels/quant_mx.cc).
 #include "ops/common.h"
@@ -281,6 +283,23 @@ pto_status CheckTQuantMx(const MxQuant& q, pto_profile profile) {
   return v.status();
 }
 
+// The row tquant_mx: its Operands as an MxQuant (exp, max, scaling its Aux
+// operands; alg the attribute's Enum, group_axis its Int). Its NULL operands
+// are refused before the cube's tiles (the row's NullsFirst trait); the
+// table runs it under the IEEE defaults (src is a float dtype: NV's
+// maximum / 448 is a float32 product rounded to nearest even).
+namespace {
+MxQuant MxQuantOf(const Operands& o) {
+  return MxQuant{o.dst, o.src0, o.aux[0], o.aux[1], o.aux[2], o.attr, o.sat};
+}
+}  // namespace
+
+pto_status CheckTQuantMX(const Operands& o, pto_profile profile) {
+  return CheckTQuantMx(MxQuantOf(o), profile);
+}
+
+void RunTQuantMX(const Operands& o, pto_profile) { RunTQuantMx(MxQuantOf(o)); }
+
 void RunTQuantMx(const MxQuant& q) {
   kernels::MxQuantSpec s;
   s.src = q.src->dtype;
@@ -315,27 +334,23 @@ void RunTQuantMx(const MxQuant& q) {
 }  // namespace ops
 }  // namespace pto
 
-extern "C" {
-
-pto_status pto_tquant_mx(pto_tile* dst, const pto_tile* src, pto_tile* exp, pto_tile* max,
-                         pto_tile* scaling, pto_mx_alg alg, int group_axis) {
-  const pto::ops::MxQuant q{dst, src, exp, max, scaling, pto::RawEnumValue(alg), group_axis};
-  const pto_status status = pto::ops::CheckTQuantMx(q, pto::CurrentProfile());
-  if (status != PTO_OK) return status;
-  // NV's maximum / 448 is a float32 product rounded to nearest even.
-  const pto::FloatEnvironmentGuard float_env(true);
-  pto::ops::RunTQuantMx(q);
-  return PTO_OK;
-}
-
-}  // extern "C"
-
-// ---- tquant, HiFloat4 (pto_tquant_hif4, not a row) ------------------------
+// ---- tquant_hif4: HiFloat4 (its exp, max and scaling Aux operands) --------
 
 namespace pto {
 namespace ops {
 
 namespace {
+
+// The row's operands by name: exp, max and scaling its Aux / OptionalAux
+// operands, in order (max and scaling NULL: not written).
+struct Hif4Quant {
+  pto_tile* dst;
+  const pto_tile* src;
+  pto_tile* exp;
+  pto_tile* max;
+  pto_tile* scaling;
+};
+Hif4Quant Hif4Of(const Operands& o) { return {o.dst, o.src0, o.aux[0], o.aux[1], o.aux[2]}; }
 
 // Groups of g along src's valid cols: ceil(cols / g).
 uint32_t Hif4Groups(const Hif4Quant& q, uint32_t g) { return (q.src->valid_cols + g - 1) / g; }
@@ -367,7 +382,10 @@ void CheckHif4Dtypes(Validator& v, const Hif4Quant& q, pto_profile profile) {
 
 }  // namespace
 
-pto_status CheckTQuantHif4(const Hif4Quant& q, pto_profile profile) {
+// Its NULL operands are refused before the cube's tiles (the row's
+// NullsFirst trait).
+pto_status CheckTQuantHif4(const Operands& o, pto_profile profile) {
+  const Hif4Quant q = Hif4Of(o);
   Validator v("pto_tquant_hif4");
   v.NotNull("dst", q.dst).NotNull("src", q.src).NotNull("exp", q.exp);
   if (!v.ok()) return v.status();
@@ -392,7 +410,10 @@ pto_status CheckTQuantHif4(const Hif4Quant& q, pto_profile profile) {
   return v.status();
 }
 
-void RunTQuantHif4(const Hif4Quant& q) {
+// Every step is a float32 product rounded to bfloat16, nearest even (the
+// table runs it under the IEEE defaults: src is BFLOAT16).
+void RunTQuantHif4(const Operands& o, pto_profile) {
+  const Hif4Quant q = Hif4Of(o);
   kernels::Hif4QuantSpec s;
   s.rows = q.src->valid_rows;
   s.cols = q.src->valid_cols;
@@ -407,18 +428,3 @@ void RunTQuantHif4(const Hif4Quant& q) {
 
 }  // namespace ops
 }  // namespace pto
-
-extern "C" {
-
-pto_status pto_tquant_hif4(pto_tile* dst, const pto_tile* src, pto_tile* exp, pto_tile* max,
-                           pto_tile* scaling) {
-  const pto::ops::Hif4Quant q{dst, src, exp, max, scaling};
-  const pto_status status = pto::ops::CheckTQuantHif4(q, pto::CurrentProfile());
-  if (status != PTO_OK) return status;
-  // Every step is a float32 product rounded to bfloat16, nearest even.
-  const pto::FloatEnvironmentGuard float_env(true);
-  pto::ops::RunTQuantHif4(q);
-  return PTO_OK;
-}
-
-}  // extern "C"

@@ -81,7 +81,8 @@ static void fuzz_random(pto_tile *dst, int choice, double start) {
     call_end(&c);
 }
 
-/* tquant_mx (bound by hand, no opcode of its own) from tci's tile as src:
+/* tquant_mx (a row, whose generic calls pass tmp for every further operand:
+ * refused) from tci's tile as src:
  * dst, exp and max made for it as each algorithm and axis asks (choice picks
  * them), or one dimension off; any status (test_quant_mx checks the rules
  * and values), no crash, nothing of dst outside its valid region and
@@ -110,7 +111,8 @@ static void fuzz_quant_mx(const pto_tile *src, int choice, double start) {
     pto_tile_destroy(mx);
 }
 
-/* tquant_hif4 and tmatmul_mx_hif4 (bound by hand) from tci's tile as src:
+/* tquant_hif4 and tmatmul_mx_hif4 (rows, whose generic calls pass tmp for
+ * every further operand: refused) from tci's tile as src:
  * dst, exp and max made for it, or one dimension off (choice); then dst and
  * exp as both operands of a matrix multiply (K x K codes when src is square
  * in values, else a shape refusal); any status (test_quant_hif4 checks the

@@ -1,7 +1,8 @@
 """The functions bound by hand whose arguments need more than a tile: the
-calling thread's cube modes, MGATHER's and MSCATTER's modes over a numpy table, TQUANT's
-MX forms. (The fixpipe's configuration, set_quant_scalar and set_quant_vector,
-is src/settings.def's, generated with the operations.)
+calling thread's cube modes, MGATHER's and MSCATTER's modes over a numpy table.
+(TQUANT's MX forms, tquant_mx, and the fixpipe's configuration,
+set_quant_scalar and set_quant_vector, are rows of src/operations.def and
+src/settings.def, generated with the operations.)
 
 Imported by pto/__init__.py after its enums, exceptions and Tile exist; the C
 side is src/thread_settings.c and src/hand_ops.c.
@@ -20,12 +21,9 @@ import numpy as np
 
 from . import _pto
 from ._enums import Coalesce, DType, GatherOob, RoundMode, ScatterAtomic, ScatterOob
-from ._pto import tquant_mx  # exp, max and scaling besides dst (src/hand_ops.c)
-from ._pto import tquant_hif4  # HiFloat4 (src/hand_ops.c)
 from . import Tile, _NUMPY_TYPES, _RAW_TYPES, _dtype_of_array
 
-__all__ = ["set_hf32_mode", "hf32_mode", "set_tf32_mode", "tf32_mode", "mgather_oob", "mscatter_ex",
-           "tquant_mx", "tquant_hif4"]
+__all__ = ["set_hf32_mode", "hf32_mode", "set_tf32_mode", "tf32_mode", "mgather_oob", "mscatter_ex"]
 
 
 def set_hf32_mode(enable: bool, round: RoundMode = RoundMode.ROUND) -> None:

@@ -2,9 +2,8 @@
  * as timg2col is in module.c: MGATHER's and MSCATTER's modes (pto_mgather_oob,
  * pto_mscatter_ex: a table in the caller's memory, any C-contiguous buffer,
  * a numpy array through pto.mgather_oob / pto.mscatter_ex, which check its
- * dtype first; mgather and mscatter are rows) and TQUANT's MX forms (exp,
- * max and scaling besides dst). They keep the GIL, so no tile can be closed
- * meanwhile. */
+ * dtype first; mgather and mscatter are rows). They keep the GIL, so no tile
+ * can be closed meanwhile. */
 #include "pto_python.h"
 
 /* The table's memory: C-contiguous, writable for a scatter. The exporter
@@ -58,46 +57,6 @@ static PyObject *mod_mscatter_ex(PyObject *module, PyObject *const *args, Py_ssi
     return status_result(s, NULL);
 }
 
-/* tquant_mx(dst, src, exp, max=None, scaling=None, alg=MxAlg.OCP_FP8_E4M3,
- * group_axis=1): returns dst. */
-static PyObject *mod_tquant_mx(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)module;
-    static const char *const names[] = {"dst", "src", "exp", "max", "scaling", "alg", "group_axis"};
-    PyObject *a[7];
-    if (parse_fastcall("tquant_mx", names, 3, 7, args, nargs, kwnames, a) < 0) return NULL;
-    pto_tile *t[5] = {NULL, NULL, NULL, NULL, NULL};
-    for (int k = 0; k < 5; ++k)
-        if (tile_arg(a[k], "tquant_mx", names[k], &t[k]) < 0) return NULL;
-    int alg = PTO_MX_OCP_FP8_E4M3, axis = 1;
-    if ((a[5] != NULL && as_enum_value(a[5], "alg", &alg) < 0) ||
-        (a[6] != NULL && as_enum_value(a[6], "group_axis", &axis) < 0))
-        return NULL;
-    return status_result(pto_tquant_mx(t[0], t[1], t[2], t[3], t[4], (pto_mx_alg)alg, axis), a[0]);
-}
-
-/* tquant_hif4(dst, src, exp, max=None, scaling=None): five tiles (NULL for
- * None where the C function allows it), returns dst. */
-static PyObject *five_tiles(const char *fn, const char *const *names, int required, PyObject *const *args,
-                            Py_ssize_t nargs, PyObject *kwnames, pto_tile **t, PyObject **dst) {
-    PyObject *a[5];
-    if (parse_fastcall(fn, names, required, 5, args, nargs, kwnames, a) < 0) return NULL;
-    for (int k = 0; k < 5; ++k) {
-        t[k] = NULL;
-        if (tile_arg(a[k], fn, names[k], &t[k]) < 0) return NULL;
-    }
-    *dst = a[0];
-    return Py_None;
-}
-
-static PyObject *mod_tquant_hif4(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)module;
-    static const char *const names[] = {"dst", "src", "exp", "max", "scaling"};
-    pto_tile *t[5];
-    PyObject *dst = NULL;
-    if (five_tiles("tquant_hif4", names, 3, args, nargs, kwnames, t, &dst) == NULL) return NULL;
-    return status_result(pto_tquant_hif4(t[0], t[1], t[2], t[3], t[4]), dst);
-}
-
 PyMethodDef hand_op_methods[] = {
     {"_mgather_oob", (PyCFunction)(void (*)(void))mod_mgather_oob, METH_FASTCALL | METH_KEYWORDS,
      "_mgather_oob(dst, table, table_dtype, indices, coalesce, oob)\n--\n\n"
@@ -105,19 +64,5 @@ PyMethodDef hand_op_methods[] = {
     {"_mscatter_ex", (PyCFunction)(void (*)(void))mod_mscatter_ex, METH_FASTCALL | METH_KEYWORDS,
      "_mscatter_ex(table, table_dtype, src, indices, coalesce, atomic, oob)\n--\n\n"
      "MSCATTER with ScatterAtomicOp and ScatterOOB (pto_mscatter_ex). Use pto.mscatter_ex."},
-    {"tquant_mx", (PyCFunction)(void (*)(void))mod_tquant_mx, METH_FASTCALL | METH_KEYWORDS,
-     "tquant_mx(dst, src, exp, max=None, scaling=None, alg=MxAlg.OCP_FP8_E4M3, group_axis=1)\n--\n\n"
-     "TQUANT's MX forms (pto_tquant_mx): src in blocks of 32 (group_axis 1: along a row, 0: down a\n"
-     "column) quantised to E4M3 (dst INT8, UINT8 or FLOAT8_E4M3) or E2M1 (FLOAT4_E2M1X2, two codes a\n"
-     "byte) codes with one E8M0 exponent per block in exp (UINT8, INT8 or FLOAT8_E8M0); max and\n"
-     "scaling, when given, receive each block's largest magnitude and reciprocal scale in src's\n"
-     "dtype. Bit for bit as A5; none under Profile.A2A3. Returns dst."},
-    {"tquant_hif4", (PyCFunction)(void (*)(void))mod_tquant_hif4, METH_FASTCALL | METH_KEYWORDS,
-     "tquant_hif4(dst, src, exp, max=None, scaling=None)\n--\n\n"
-     "TQUANT_HIF4 (pto_tquant_hif4): a BFLOAT16 src quantised to HiFloat4 in groups of 64 along each\n"
-     "row: dst the E1M2 codes (FLOAT4_E1M2X2, two a byte), exp one UINT32 metadata word per group\n"
-     "(bits 0-7 Ea, an e6m2 code; bit 8+j Eb of 8-group j; bit 16+q Ec of 4-group q); max and\n"
-     "scaling, when given, each 4-group's largest magnitude and scale (BFLOAT16). Bit for bit as\n"
-     "pto-isa's A6 golden; Profile.HOST only. Returns dst."},
     {NULL, NULL, 0, NULL},
 };

@@ -21,8 +21,8 @@
  * registry.c (enum members, exceptions), args.c, buffer.c, tile.c,
  * operations.c (the operations and the settings, from a table
  * tools/gen-operations.py writes from src/operations.def and
- * src/settings.def), hand_ops.c (mgather_oob, mscatter_ex, tquant_mx,
- * tquant_hif4, tmatmul_mx_hif4), thread_settings.c (the cube modes),
+ * src/settings.def), hand_ops.c (mgather_oob, mscatter_ex),
+ * thread_settings.c (the cube modes),
  * program.c (pto.Program's core) and this one (queries, profiles, the
  * module).
  */

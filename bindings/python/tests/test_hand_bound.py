@@ -256,6 +256,37 @@ def test_tmrgsort_lists_is_a_row():
         pto.tmrgsort_lists(merged, l0, None)
 
 
+def test_tquant_mx_is_a_row():
+    # Generated from its row of src/operations.def (exp an Aux operand, max
+    # and scaling OptionalAux ones, the attribute kind MxQuant: an Enum and
+    # an Int), not bound by hand: the extension's function itself, its
+    # keywords and defaults.
+    assert pto.tquant_mx is pto._pto.tquant_mx
+    params = inspect.signature(pto.tquant_mx).parameters
+    assert list(params) == ["dst", "src", "exp", "max", "scaling", "alg", "group_axis"]
+    assert params["alg"].default == pto.MxAlg.OCP_FP8_E4M3 and params["group_axis"].default == 1
+    src = pto.Tile(D.FLOAT32, 1, 32)
+    dst, exp = pto.Tile(D.INT8, 1, 32), pto.Tile(D.UINT8, 1, 1)
+    assert pto.tquant_mx(dst=dst, src=src, exp=exp, alg=pto.MxAlg.NV_FP8_E4M3, group_axis=1) is dst
+    with pytest.raises(pto.InvalidArgumentError, match="group_axis"):
+        pto.tquant_mx(dst, src, exp, group_axis=-1)
+
+
+def test_tquant_hif4_is_a_row():
+    # Generated from its row of src/operations.def (exp an Aux operand, max
+    # and scaling OptionalAux ones), not bound by hand: the extension's
+    # function itself, its keywords and defaults, dst returned.
+    assert pto.tquant_hif4 is pto._pto.tquant_hif4
+    params = inspect.signature(pto.tquant_hif4).parameters
+    assert list(params) == ["dst", "src", "exp", "max", "scaling"]
+    assert params["max"].default is None and params["scaling"].default is None
+    src = pto.Tile(D.BFLOAT16, 1, 64)
+    dst, exp = pto.Tile(D.FLOAT4_E1M2X2, 1, 32), pto.Tile(D.UINT32, 1, 1)
+    assert pto.tquant_hif4(dst=dst, src=src, exp=exp, max=None) is dst
+    with pytest.raises(pto.NullArgumentError, match="exp"):
+        pto.tquant_hif4(dst, src, None)
+
+
 def test_table_checks():
     dst = pto.Tile(D.FLOAT32, 1, 4)
     idx = pto.Tile.from_numpy(np.array([[0, 1, 2, 3]], np.int32))

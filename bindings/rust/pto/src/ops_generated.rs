@@ -2698,6 +2698,64 @@ pub fn tmrgsort_lists(
     Ok(executed)
 }
 
+/// TQUANT_HIF4 (`pto_tquant_hif4`): HiFloat4: E1M2 codes with a 32-bit
+/// three-level metadata word per group of 64 of a BFLOAT16 row, as
+/// pto-isa's A6 golden computes them, bit for bit (HOST).
+///
+/// dst's dtypes: HOST FLOAT4_E1M2X2; A2A3 none; A5 none.
+///
+/// `exp`, `max` and `scaling` are written too, each in a shape of its own;
+/// `max` and `scaling` may be `None` (not written).
+pub fn tquant_hif4(
+    dst: &mut impl Operand,
+    src: impl Source,
+    exp: &mut impl Operand,
+    max: Option<&mut dyn Operand>,
+    scaling: Option<&mut dyn Operand>,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tquant_hif4(
+            d,
+            src.source_ptr(d),
+            exp.as_ptr(),
+            max.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+            scaling.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+        )
+    })
+}
+
+/// TQUANT_MX (`pto_tquant_mx`): MXFP8 E4M3 / MXFP4 E2M1 codes with an E8M0
+/// exponent per block of 32 (ND or DN), as A5 computes them, bit for bit.
+///
+/// dst's dtypes: HOST INT8, UINT8, FLOAT8_E4M3, FLOAT4_E2M1X2; A2A3 none;
+/// A5 INT8, UINT8, FLOAT8_E4M3, FLOAT4_E2M1X2.
+///
+/// `exp`, `max` and `scaling` are written too, each in a shape of its own;
+/// `max` and `scaling` may be `None` (not written).
+pub fn tquant_mx(
+    dst: &mut impl Operand,
+    src: impl Source,
+    exp: &mut impl Operand,
+    max: Option<&mut dyn Operand>,
+    scaling: Option<&mut dyn Operand>,
+    alg: MxAlg,
+    group_axis: i32,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe {
+        sys::pto_tquant_mx(
+            d,
+            src.source_ptr(d),
+            exp.as_ptr(),
+            max.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+            scaling.map_or(std::ptr::null_mut(), |t| t.as_ptr()),
+            alg.raw(),
+            group_axis,
+        )
+    })
+}
+
 /// SETFMATRIX (`pto_setfmatrix`): the thread's img2col feature-map register
 /// (height, width, four pads).
 ///

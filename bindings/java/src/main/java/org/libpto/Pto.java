@@ -3049,6 +3049,59 @@ public final class Pto {
     }
 
     /**
+     * TQUANT_HIF4 ({@code pto_tquant_hif4}): HiFloat4: E1M2 codes with a 32-bit three-level
+     * metadata word per group of 64 of a BFLOAT16 row, as pto-isa's A6 golden computes them,
+     * bit for bit (HOST).
+     * <p>dst's dtypes: HOST FLOAT4_E1M2X2; A2A3 none; A5 none.
+     * <p>{@code exp}, {@code max} and {@code scaling} are written too, each in a shape of
+     * its own; {@code max} and {@code scaling} may be {@code null} (not written).
+     */
+    public static void tquantHif4(Tile dst, Tile src, Tile exp, Tile max, Tile scaling) {
+        try {
+            PtoNative.pto_tquant_hif4(Tile.handleOf(dst, "Pto.tquantHif4", "dst"),
+                    Tile.handleOf(src, "Pto.tquantHif4", "src"),
+                    Tile.handleOf(exp, "Pto.tquantHif4", "exp"),
+                    Tile.handleOf(max, "Pto.tquantHif4", "max"),
+                    Tile.handleOf(scaling, "Pto.tquantHif4", "scaling"));
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(exp);
+            Reference.reachabilityFence(max);
+            Reference.reachabilityFence(scaling);
+        }
+    }
+
+    /**
+     * TQUANT_MX ({@code pto_tquant_mx}): MXFP8 E4M3 / MXFP4 E2M1 codes with an E8M0 exponent
+     * per block of 32 (ND or DN), as A5 computes them, bit for bit.
+     * <p>dst's dtypes: HOST INT8, UINT8, FLOAT8_E4M3, FLOAT4_E2M1X2; A2A3 none; A5 INT8,
+     * UINT8, FLOAT8_E4M3, FLOAT4_E2M1X2.
+     * <p>{@code exp}, {@code max} and {@code scaling} are written too, each in a shape of
+     * its own; {@code max} and {@code scaling} may be {@code null} (not written).
+     */
+    public static void tquantMx(Tile dst, Tile src, Tile exp, Tile max, Tile scaling, MxAlg alg, int group_axis) {
+        if (alg == null) {
+            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tquantMx: alg is null");
+        }
+        try {
+            PtoNative.pto_tquant_mx(Tile.handleOf(dst, "Pto.tquantMx", "dst"),
+                    Tile.handleOf(src, "Pto.tquantMx", "src"),
+                    Tile.handleOf(exp, "Pto.tquantMx", "exp"),
+                    Tile.handleOf(max, "Pto.tquantMx", "max"),
+                    Tile.handleOf(scaling, "Pto.tquantMx", "scaling"),
+                    alg.code(),
+                    group_axis);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(exp);
+            Reference.reachabilityFence(max);
+            Reference.reachabilityFence(scaling);
+        }
+    }
+
+    /**
      * SETFMATRIX ({@code pto_setfmatrix}): the thread's img2col feature-map register
      * (height, width, four pads).
      * <p>A setting of the calling OS thread: later instructions on the same thread read it,
@@ -3233,55 +3286,4 @@ public final class Pto {
         return table == null ? 0 : table.capacity() / dtype.size();
     }
 
-    /**
-     * TQUANT_HIF4 ({@code pto_tquant_hif4}): a BFLOAT16 src quantised to HiFloat4 in groups of 64
-     * along each row: dst the E1M2 codes (FLOAT4_E1M2X2, two a byte), {@code exp} one UINT32
-     * metadata word per group (bits 0-7 Ea, an e6m2 code; bit 8+j Eb of 8-group j; bit 16+q Ec of
-     * 4-group q); {@code max} and {@code scaling}, when not null, each 4-group's largest magnitude
-     * and scale (BFLOAT16). Bit for bit as pto-isa's A6 golden; under HOST only. Written by hand:
-     * exp, max and scaling besides dst fit no row.
-     */
-    public static void tquantHif4(Tile dst, Tile src, Tile exp, Tile max, Tile scaling) {
-        try {
-            PtoNative.pto_tquant_hif4(Tile.handleOf(dst, "Pto.tquantHif4", "dst"),
-                    Tile.handleOf(src, "Pto.tquantHif4", "src"),
-                    Tile.handleOf(exp, "Pto.tquantHif4", "exp"),
-                    Tile.handleOf(max, "Pto.tquantHif4", "max"),
-                    Tile.handleOf(scaling, "Pto.tquantHif4", "scaling"));
-        } finally {
-            Reference.reachabilityFence(dst);
-            Reference.reachabilityFence(src);
-            Reference.reachabilityFence(exp);
-            Reference.reachabilityFence(max);
-            Reference.reachabilityFence(scaling);
-        }
-    }
-
-    /**
-     * TQUANT's MX forms ({@code pto_tquant_mx}): src in blocks of 32 ({@code groupAxis} 1: along a
-     * row; 0: down a column) quantised to E4M3 codes (dst INT8, UINT8 or FLOAT8_E4M3) or E2M1 ones
-     * (FLOAT4_E2M1X2, two codes a byte), with one E8M0 exponent per block in {@code exp} (UINT8,
-     * INT8 or FLOAT8_E8M0); {@code max} and {@code scaling}, when not null, receive each block's
-     * largest magnitude and reciprocal scale in src's dtype. Bit for bit as A5; refused under
-     * A2A3. Written by hand: exp, max and scaling besides dst fit no row.
-     */
-    public static void tquantMx(Tile dst, Tile src, Tile exp, Tile max, Tile scaling, MxAlg alg,
-                                int groupAxis) {
-        if (alg == null) {
-            throw new PtoException(Status.INVALID_ARGUMENT, "Pto.tquantMx: alg is null");
-        }
-        try {
-            PtoNative.pto_tquant_mx(Tile.handleOf(dst, "Pto.tquantMx", "dst"),
-                    Tile.handleOf(src, "Pto.tquantMx", "src"),
-                    Tile.handleOf(exp, "Pto.tquantMx", "exp"),
-                    Tile.handleOf(max, "Pto.tquantMx", "max"),
-                    Tile.handleOf(scaling, "Pto.tquantMx", "scaling"), alg.code(), groupAxis);
-        } finally {
-            Reference.reachabilityFence(dst);
-            Reference.reachabilityFence(src);
-            Reference.reachabilityFence(exp);
-            Reference.reachabilityFence(max);
-            Reference.reachabilityFence(scaling);
-        }
-    }
 }
