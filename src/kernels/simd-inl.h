@@ -39,6 +39,25 @@ HWY_BEFORE_NAMESPACE();
 namespace pto {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+
+// hn::TruncateTo into unsigned lanes (each lane's low bits), except that on
+// AVX3_DL Highway 1.0.3's TruncateTo of a 256-bit vector (uint32 to uint16 in
+// 8 lanes, uint16 to uint8 in 16) returns wrong lanes; there each lane is
+// masked to the narrow type's range and demoted instead, which is exact.
+template <class DN, class V>
+HWY_INLINE hn::Vec<DN> TruncateLanes(DN dn, V v) {
+#if HWY_TARGET == HWY_AVX3_DL
+  using TW = hn::TFromV<V>;
+  using TN = hn::TFromD<DN>;
+  if constexpr (sizeof(TW) <= 4 && !hwy::IsSigned<TN>()) {
+    const hn::DFromV<V> dw;
+    const hn::RebindToSigned<decltype(dw)> dws;
+    const auto low = hn::And(v, hn::Set(dw, static_cast<TW>(hwy::LimitsMax<TN>())));
+    return hn::DemoteTo(dn, hn::BitCast(dws, low));
+  }
+#endif
+  return hn::TruncateTo(dn, v);
+}
 // Highway's HWY_IF_* macros name TFromD unqualified.
 using hn::TFromD;
 
@@ -190,7 +209,7 @@ HWY_INLINE void StoreAs(DF df, hn::Vec<DF> v, hwy::float16_t* p) {
              hn::Rebind<hwy::float16_t, DF>(), p);
 #else
   const hn::Rebind<uint16_t, DF> du16;
-  hn::StoreU(hn::TruncateTo(du16, F16BitsFromF32(df, v)), du16,
+  hn::StoreU(TruncateLanes(du16, F16BitsFromF32(df, v)), du16,
              reinterpret_cast<uint16_t*>(p));
 #endif
 }
@@ -205,7 +224,7 @@ HWY_INLINE hn::Vec<DF> LoadAs(DF df, const hwy::bfloat16_t* p) {
 template <class DF, HWY_IF_FLOAT_D(DF)>
 HWY_INLINE void StoreAs(DF df, hn::Vec<DF> v, hwy::bfloat16_t* p) {
   const hn::Rebind<uint16_t, DF> du16;
-  hn::StoreU(hn::TruncateTo(du16, BF16BitsFromF32(df, v)), du16,
+  hn::StoreU(TruncateLanes(du16, BF16BitsFromF32(df, v)), du16,
              reinterpret_cast<uint16_t*>(p));
 }
 
@@ -280,7 +299,7 @@ HWY_INLINE void StoreAs(D16 d, hn::Vec<D16> v, T8* p) {
   (void)d;
   const hn::RebindToUnsigned<D16> du16;
   const hn::Rebind<uint8_t, D16> du8;
-  hn::StoreU(hn::TruncateTo(du8, hn::BitCast(du16, v)), du8,
+  hn::StoreU(TruncateLanes(du8, hn::BitCast(du16, v)), du8,
              reinterpret_cast<uint8_t*>(p));
 }
 

@@ -107,7 +107,7 @@ HWY_INLINE void WidenCodes(const uint32_t* table, const uint8_t* codes, size_t n
     const auto index = hn::BitCast(di, hn::PromoteTo(du, hn::LoadU(d8, codes + c)));
     const auto bits = hn::GatherIndex(du, table, index);
     if constexpr (sizeof(T) == 4) hn::StoreU(bits, du, out + c);
-    else hn::StoreU(hn::TruncateTo(dt, bits), dt, out + c);
+    else hn::StoreU(TruncateLanes(dt, bits), dt, out + c);
   }
   for (; c < n; ++c) out[c] = static_cast<T>(table[codes[c]]);
 }
@@ -276,7 +276,7 @@ HWY_NOINLINE void NarrowHiF8RowsIn(const kernels::ConvertSpec& spec, size_t rows
     for (; i + lanes <= cols; i += lanes) {
       const auto bits = hn::BitCast(du, LoadFloatLanes(df, spec.src, in + i * in_size));
       const auto codes = HiF8Codes(du, bits, kRound, powers, over_pos, over_neg);
-      hn::StoreU(hn::TruncateTo(d8, codes), d8, out + i);
+      hn::StoreU(TruncateLanes(d8, codes), d8, out + i);
     }
     kernels::tcvt::ElementRange(spec, i, cols, out, in);
   }
@@ -319,7 +319,7 @@ HWY_INLINE void JoinNibbles(const uint8_t* codes, size_t n, uint8_t* packed) {
   for (; x + lanes <= pairs; x += lanes) {
     const auto w = hn::LoadU(d16, reinterpret_cast<const uint16_t*>(codes + 2 * x));
     const auto b = hn::Or(hn::And(w, hn::Set(d16, 0x0Fu)), hn::And(hn::ShiftRight<4>(w), hn::Set(d16, 0xF0u)));
-    hn::StoreU(hn::TruncateTo(d8, b), d8, packed + x);
+    hn::StoreU(TruncateLanes(d8, b), d8, packed + x);
   }
   for (; x < pairs; ++x)
     packed[x] = static_cast<uint8_t>((codes[2 * x] & 0xFu) | (codes[2 * x + 1] << 4));
@@ -349,7 +349,7 @@ HWY_NOINLINE void NarrowFp4RowsIn(const kernels::ConvertSpec& spec, size_t rows,
         const auto bits = hn::BitCast(du, LoadFloatLanes(df, spec.src, chunk + i * in_size));
         const auto v = kDst == PTO_FLOAT4_E2M1X2 ? NarrowFp4Bits<2, 1>(du, bits, kRound)
                                                  : NarrowFp4Bits<1, 2>(du, bits, kRound);
-        hn::StoreU(hn::TruncateTo(d8, v), d8, codes + i);
+        hn::StoreU(TruncateLanes(d8, v), d8, codes + i);
       }
       for (; i < n; ++i)
         codes[i] = static_cast<uint8_t>(kernels::tcvt::Element(spec, kernels::tcvt::Load(in_size, chunk, i)));

@@ -311,7 +311,7 @@ HWY_INLINE hn::Vec<DF> LoadFloatLanes(DF df, pto_dtype src, const void* p) {
 template <class DU, typename T>
 HWY_INLINE void StoreLowBits(DU /*du*/, hn::Vec<DU> bits, T* p) {
   const hn::Rebind<T, DU> dn;
-  hn::StoreU(hn::TruncateTo(dn, bits), dn, p);
+  hn::StoreU(TruncateLanes(dn, bits), dn, p);
 }
 
 }  // namespace HWY_NAMESPACE

@@ -299,7 +299,7 @@ HWY_INLINE void StoreTail(DF df, hn::Vec<DF> v, T* p, size_t rest) {
     if constexpr (hwy::IsSame<T, hwy::float16_t>()) {
       bits = hn::BitCast(du16, hn::DemoteTo(hn::Rebind<hwy::float16_t, DF>(), v));
     } else {
-      bits = hn::TruncateTo(du16, BF16BitsFromF32(df, v));
+      bits = TruncateLanes(du16, BF16BitsFromF32(df, v));
     }
     hn::BlendedStore(bits, hn::FirstN(du16, rest), du16, reinterpret_cast<uint16_t*>(p));
   }
