@@ -6,7 +6,10 @@ A harness model is a file under models/ or examples/ with an
 no `# ci: devices=2` (the two-card models run under mpiexec, docs/pypto.md).
 Each runs as `python -m pto.pypto MODEL --platform P --workers W --json ...`
 under a time limit, one at a time; its verdict, the exit status, the wall
-time and the load average go to OUT/summary.tsv (one line a model) and its
+time, the load average, libpto's run and the torch golden's seconds (wall,
+then the process's CPU: "-" where the model did not get that far) go to
+OUT/summary.tsv (one line a model, tab-separated, the front end's sentence
+last) and its
 output to OUT/NAME.log, its JSON to OUT/NAME.json. A model with a line in
 summary.tsv for the platform is skipped (a sweep resumes where it stopped).
 
@@ -22,6 +25,7 @@ PYTHONPATH, PTO_RUNTIME_LIBRARY.
 """
 
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -77,6 +81,18 @@ def verdict(log, rc, timed_out):
     return "refused", said or (lines[-1] if lines else "")
 
 
+def stage_times(json_path):
+    """The run's and the golden's wall and CPU seconds from the front end's
+    JSON ("-" for each the run did not reach)."""
+    try:
+        with open(json_path, encoding="utf-8") as fh:
+            result = json.load(fh)[0]
+    except (OSError, ValueError, IndexError, KeyError):
+        result = {}
+    wall, cpu = result.get("times", {}), result.get("cpu_times", {})
+    return [f"{d[k]:.3f}" if k in d else "-" for d in (wall, cpu) for k in ("run", "golden")]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--pypto-lib", required=True, help="the pypto-lib checkout")
@@ -110,6 +126,8 @@ def main():
         cmd = [args.python, "-m", "pto.pypto", model, "--platform", args.platform,
                "--workers", str(args.workers), "-o", os.path.join(out, name + ".build"),
                "--json", os.path.join(out, name + ".json")] + (["--board"] if args.board else [])
+        if os.path.exists(os.path.join(out, name + ".json")):
+            os.remove(os.path.join(out, name + ".json"))  # a stopped sweep's, not this run's
         start = time.time()
         timed_out = False
         try:
@@ -124,9 +142,11 @@ def main():
             fh.write(log)
         result, why = verdict(log, rc, timed_out)
         load = open("/proc/loadavg").read().split()[0]
+        times = stage_times(os.path.join(out, name + ".json"))
         with open(summary, "a", encoding="utf-8") as fh:
-            fh.write(f"{model}\t{label}\t{result}\t{rc}\t{wall:.0f}\t{load}\t{why}\n")
-        print(f"{model} {label}: {result} ({wall:.0f} s, load {load}) {why}", flush=True)
+            fh.write("\t".join([model, label, result, str(rc), f"{wall:.0f}", load] + times + [why]) + "\n")
+        print(f"{model} {label}: {result} ({wall:.0f} s, load {load}; run, golden: {times[0]}, {times[1]} s wall,"
+              f" {times[2]}, {times[3]} s CPU) {why}", flush=True)
     return 0
 
 

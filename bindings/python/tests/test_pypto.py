@@ -252,6 +252,8 @@ def test_run_passes_against_its_golden(stub):
     assert result.tasks == 2
     assert result.max_errors == {"out": (0.0, 0.0)}
     assert set(result.times) == {"compile", "golden", "prepare", "run"}
+    assert set(result.cpu_times) == {"golden", "run"} and all(t >= 0 for t in result.cpu_times.values())
+    assert "; CPU golden " in str(result)
 
 
 def test_run_fails_against_a_wrong_golden(stub):

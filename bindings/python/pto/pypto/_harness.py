@@ -36,7 +36,8 @@ class RunResult:
     PyPTO's passes and codegen plus libpto's verification; prepare: the
     orchestration's C++ compile or cache hit; run: the orchestration on the
     host runtime; golden: the torch reference, on golden_threads torch
-    threads), the tasks the run launched and the most at once, and per output
+    threads) and the process's CPU seconds in the run and the golden
+    (cpu_times: on a busy machine they compare where wall times do not), the tasks the run launched and the most at once, and per output
     its largest absolute and relative error against the golden; board: the
     run was in libpto's board mode, board_warnings its warnings' counts by
     rule (the session's verification and run)."""
@@ -50,6 +51,7 @@ class RunResult:
     kernels: int = 0
     workers: Optional[int] = None
     times: Dict[str, float] = dataclasses.field(default_factory=dict)
+    cpu_times: Dict[str, float] = dataclasses.field(default_factory=dict)
     tasks: int = 0
     max_concurrent: int = 0
     max_errors: Dict[str, Tuple[float, float]] = dataclasses.field(default_factory=dict)
@@ -75,7 +77,9 @@ class RunResult:
         text = f"{verdict} on libpto ({self.platform}, {self.kernels} kernels"
         text += f", {self.board_text()}" if self.board else ""
         text += f", {self.tasks} tasks" if self.tasks else ""
-        text += f"; {times})" if times else ")"
+        text += f"; {times}" if times else ""
+        cpu = ", ".join(f"{k} {v:.3f}s" for k, v in self.cpu_times.items())
+        text += f"; CPU {cpu})" if cpu else ")"
         if not self.passed and self.error:
             text += f": {self.error}"
         return text
@@ -248,9 +252,10 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
     tensors, scalars = _golden_inputs(specs, golden_data)
     expected: Optional[Dict[str, Any]] = None
     if golden_fn is not None or golden_data is not None:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         expected = _compute_golden(specs, tensors, scalars, golden_fn, golden_data)
         result.times["golden"] = time.perf_counter() - t0
+        result.cpu_times["golden"] = time.process_time() - c0
         threads = getattr(require("torch"), "get_num_threads", None)
         result.golden_threads = threads() if threads else 0
 
@@ -259,8 +264,10 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
         result.times["prepare"] = time.perf_counter() - t0
         tensor_args = [tensors[s.name] for s in specs if _is_tensor_spec(s)]
         scalar_args = [_scalar_arg(scalars[s.name]) for s in specs if not _is_tensor_spec(s)]
+        c0 = time.process_time()
         try:
             result.times["run"] = session.run(tensor_args, scalar_args)
+            result.cpu_times["run"] = time.process_time() - c0
         finally:
             result.board_warnings = dict(session.board_warnings)
         result.tasks, result.max_concurrent = session.stats()
