@@ -14,6 +14,11 @@ output to OUT/NAME.log, its JSON to OUT/NAME.json. A model with a line in
 summary.tsv for the platform is skipped (a sweep resumes where it stopped).
 
     tools/pypto-sweep.py --pypto-lib ~/pypto-lib --out sweep/ [--timeout 600] [MODEL ...]
+    tools/pypto-sweep.py --pypto-lib ~/pypto-lib --out sweep/ --table
+
+--table prints summary.tsv's lines as docs/pypto.md's table rows (each
+model's last line; kernels, largest error and the outputs' names from its
+JSON; times as CPU seconds, wall in parentheses) and runs nothing.
 
 With --board each model runs in libpto's board mode (the front end's --board:
 a rule pto-isa's implementations leave unchecked warns instead of refusing);
@@ -93,6 +98,35 @@ def stage_times(json_path):
     return [f"{d[k]:.3f}" if k in d else "-" for d in (wall, cpu) for k in ("run", "golden")]
 
 
+def table(out):
+    """docs/pypto.md's rows for the sweep in out: model, platform, kernels,
+    result, largest abs error (and its output), libpto's run and the golden's
+    CPU seconds (wall in parentheses), the cause of a row that did not PASS."""
+    last = {}
+    with open(os.path.join(out, "summary.tsv"), encoding="utf-8") as fh:
+        for line in fh:
+            f = line.rstrip("\n").split("\t")
+            if len(f) >= 11:
+                last[(f[0], f[1])] = f
+    rows = ["| model | platform | kernels | result | largest abs error | libpto run | torch golden (1 thread) | cause |",
+            "|---|---|---|---|---|---|---|---|"]
+    for (model, label), f in sorted(last.items()):
+        name = model.replace("/", "_")[:-3] + "_" + label.replace(" ", "_")
+        try:
+            with open(os.path.join(out, name + ".json"), encoding="utf-8") as fh:
+                result = json.load(fh)[0]
+        except (OSError, ValueError, IndexError):
+            result = {}
+        errors = result.get("max_errors", {})
+        worst = max(errors.items(), key=lambda kv: kv[1][0], default=None)
+        error = f"{worst[1][0]:.3g} (`{worst[0]}`)" if worst else ""
+        run = f"{f[8]} s ({f[6]} s)" if f[8] != "-" else ""
+        golden = f"{f[9]} s ({f[7]} s)" if f[9] != "-" else ""
+        cause = "" if f[2] == "PASS" and not f[10] else f[10].replace("|", "\\|")
+        rows.append(f"| {model} | {label} | {result.get('kernels', '')} | {f[2]} | {error} | {run} | {golden} | {cause} |")
+    print("\n".join(rows))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--pypto-lib", required=True, help="the pypto-lib checkout")
@@ -104,6 +138,7 @@ def main():
     ap.add_argument("--board", action="store_true",
                     help="run in libpto's board mode (the front end's --board)")
     ap.add_argument("--list", action="store_true", help="print the models and stop")
+    ap.add_argument("--table", action="store_true", help="print OUT's summary as docs/pypto.md's rows and stop")
     ap.add_argument("models", nargs="*", help="models to run (default: every harness model)")
     args = ap.parse_args()
 
@@ -112,6 +147,9 @@ def main():
     if args.list:
         print("\n".join(models))
         print(f"{len(models)} models", file=sys.stderr)
+        return 0
+    if args.table:
+        table(args.out)
         return 0
     os.makedirs(args.out, exist_ok=True)
     out = os.path.abspath(args.out)
