@@ -256,6 +256,21 @@ def test_run_passes_against_its_golden(stub):
     assert "; CPU golden " in str(result)
 
 
+def test_profile_times_each_kernel(stub):
+    runtime_or_skip()
+    result = pp.run(stubs.add_program(), stubs.add_specs(), golden_fn=stubs.golden_add_twice,
+                    runtime_cfg=dict(platform="a5", workers=2, profile=True), rtol=0, atol=0)
+    assert result.passed, result.error
+    assert sum(tasks for tasks, _ in result.kernel_times.values()) == result.tasks == 2
+    assert all(seconds > 0 for _, seconds in result.kernel_times.values())
+    name = next(iter(result.kernel_times))
+    assert f"  kernel {name}: " in result.report()
+    assert result.as_dict()["kernel_times"][name][0] == result.kernel_times[name][0]
+    plain = pp.run(stubs.add_program(), stubs.add_specs(), golden_fn=stubs.golden_add_twice,
+                   runtime_cfg=dict(platform="a5"), rtol=0, atol=0)
+    assert plain.passed and plain.kernel_times == {}
+
+
 def test_run_fails_against_a_wrong_golden(stub):
     runtime_or_skip()
     result = pp.run(stubs.add_program(), stubs.add_specs(), golden_fn=stubs.golden_wrong,
@@ -291,6 +306,8 @@ def test_command_line_runs_a_model_file(stub, tmp_path, capsys):
     assert "out: max abs error 0" in out
     assert out.rstrip().endswith("PASS (1 run)")
     assert stub.calls[-1]["backend_type"] is stubs.BackendType.Ascend910B
+    assert pp.main([str(model), "--workers", "1", "--profile"]) == 0
+    assert "  kernel " in capsys.readouterr().out and "  kernel " not in out
 
 
 def test_command_line_error_is_one_line(stub, tmp_path, capsys):

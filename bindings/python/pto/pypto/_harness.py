@@ -40,7 +40,8 @@ class RunResult:
     (cpu_times: on a busy machine they compare where wall times do not), the tasks the run launched and the most at once, and per output
     its largest absolute and relative error against the golden; board: the
     run was in libpto's board mode, board_warnings its warnings' counts by
-    rule (the session's verification and run)."""
+    rule (the session's verification and run); kernel_times (runtime_cfg's
+    "profile") each kernel's tasks and their summed seconds in the run."""
 
     passed: bool
     error: Optional[str] = None
@@ -58,6 +59,7 @@ class RunResult:
     golden_threads: int = 0
     board: bool = False
     board_warnings: Dict[str, int] = dataclasses.field(default_factory=dict)
+    kernel_times: Dict[str, Tuple[int, float]] = dataclasses.field(default_factory=dict)
 
     def board_text(self) -> str:
         """"board mode, N warnings: COUNT x RULE; ..." ("" when not in board mode)."""
@@ -90,6 +92,7 @@ class RunResult:
         d.pop("bench")
         d["work_dir"] = str(self.work_dir) if self.work_dir is not None else None
         d["max_errors"] = {k: list(v) for k, v in self.max_errors.items()}
+        d["kernel_times"] = {k: list(v) for k, v in self.kernel_times.items()}
         return d
 
     def report(self) -> str:
@@ -97,6 +100,11 @@ class RunResult:
         lines = [str(self)]
         for name, (abs_err, rel_err) in self.max_errors.items():
             lines.append(f"  {name}: max abs error {abs_err:.3g}, max rel error {rel_err:.3g}")
+        busy = sum(seconds for _, seconds in self.kernel_times.values())
+        for name, (tasks, seconds) in sorted(self.kernel_times.items(), key=lambda kv: -kv[1][1]):
+            share = seconds / busy if busy > 0 else 0.0
+            lines.append(f"  kernel {name}: {tasks} task{'s' if tasks != 1 else ''}, {seconds:.4f}s"
+                         f" ({share:.0%} of the kernels' time)")
         return "\n".join(lines)
 
 
@@ -143,7 +151,7 @@ def _workers(runtime_cfg: Dict[str, Any]) -> Optional[int]:
 
 
 def _check_runtime_cfg(runtime_cfg: Dict[str, Any]) -> None:
-    unknown = sorted(set(runtime_cfg) - set(_DEVICE_KEYS) - {"platform", "workers", "board"})
+    unknown = sorted(set(runtime_cfg) - set(_DEVICE_KEYS) - {"platform", "workers", "board", "profile"})
     if unknown:
         raise PyptoError(f"runtime_cfg has keys libpto does not know: {', '.join(unknown)}")
 
@@ -219,6 +227,7 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
     target = _target(runtime_cfg)
     workers = _workers(runtime_cfg)
     board = bool(runtime_cfg.get("board", False))
+    profile = bool(runtime_cfg.get("profile", False))
     require("torch")
     golden = require("golden")
     result = RunResult(passed=False, platform=target.name, workers=workers, board=board)
@@ -232,8 +241,8 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
         compiled = compile_step(target)
     result.work_dir = compiled.output_dir
     if isinstance(compiled, _distributed.Build):
-        if board:
-            raise PyptoError("board mode is not offered for a multi-card program")
+        if board or profile:
+            raise PyptoError(f"{'board mode' if board else 'profile'} is not offered for a multi-card program")
         result.kernels = sum(_compile.verify_kernels(c, target) for c in compiled.chips.values())
         result.times["compile"] = time.perf_counter() - t0
         if compile_only:
@@ -262,6 +271,8 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
     t0 = time.perf_counter()
     with _runtime.Session(compiled.output_dir, workers, board=board) as session:
         result.times["prepare"] = time.perf_counter() - t0
+        if profile:
+            session.set_tap(lambda task: _count_kernel(result.kernel_times, task))
         tensor_args = [tensors[s.name] for s in specs if _is_tensor_spec(s)]
         scalar_args = [_scalar_arg(scalars[s.name]) for s in specs if not _is_tensor_spec(s)]
         c0 = time.process_time()
@@ -280,6 +291,12 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
     judge(result, golden, specs, tensors, scalars, expected, rtol, atol, compare_fn)
     result.execution_time = time.perf_counter() - start
     return result
+
+
+def _count_kernel(kernel_times: Dict[str, Tuple[int, float]], task: Any) -> None:
+    """The profile's tap: one more task of task.kernel, its seconds added."""
+    tasks, seconds = kernel_times.get(task.kernel, (0, 0.0))
+    kernel_times[task.kernel] = (tasks + 1, seconds + (task.end_ns - task.start_ns) * 1e-9)
 
 
 def judge(result: RunResult, golden: Any, specs: List[Any], tensors: Dict[str, Any], scalars: Dict[str, Any],

@@ -28,6 +28,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--board", action="store_true",
                    help="libpto's board mode: a rule pto-isa's NPU implementation leaves unchecked runs as the "
                         "NPU runs it, each occurrence a warning (counted by rule in the verdict) instead of a refusal")
+    p.add_argument("--profile", action="store_true",
+                   help="time each kernel of the run (the runtime's tap) and list them, the slowest first")
     p.add_argument("--json", default=None, metavar="FILE",
                    help="also write the results as JSON (one object per harness call) to FILE")
     p.epilog = "Arguments after -- go to the model's own argument parser, after -p PLATFORM."
@@ -46,7 +48,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         results = run_model(args.model, args.platform, args.workers,
                             argv=["-p", args.platform] + model_args, compile_only=args.compile_only,
-                            board=args.board)
+                            board=args.board, profile=args.profile)
     except PyptoError as e:
         print(f"pto.pypto: {args.model}: error: {e}", file=sys.stderr)
         return 2
