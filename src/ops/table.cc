@@ -203,12 +203,12 @@ pto_status RefuseCubeTiles(const OpDescriptor& op, const Operands& o) {
 
 // op.run on operands its check accepted, dst's valid region not empty, under
 // IEEE defaults where dst's dtype is a float type.
-PTO_CHECK_INLINE inline pto_status RunAccepted(const OpDescriptor& op, const Operands& o,
-                                               pto_profile profile) {
+PTO_CHECK_INLINE inline pto_status RunAccepted(void (*run)(const Operands&, pto_profile),
+                                               const Operands& o, pto_profile profile) {
   // (tcvt computes in float lanes when either dtype is a float type.)
   const FloatEnvironmentGuard float_env((o.dst != nullptr && IsFloatDtype(o.dst->dtype)) ||
                                         (o.src0 != nullptr && IsFloatDtype(o.src0->dtype)));
-  op.run(o, profile);
+  run(o, profile);
   return PTO_OK;
 }
 
@@ -384,8 +384,17 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
     if (counts != nullptr) memset(counts, 0, kCounts * sizeof *counts);
     return status;
   }
-  return RunAccepted(op, o, profile);
+  return RunAccepted(op.run, o, profile);
 }
+
+// Each row's run as its Run function is, without RunInRowOrder's test for
+// sources on dst's rows: for the common call, whose tiles are owned (separate
+// allocations), so that no source lies on dst's rows unless it is dst.
+constexpr void (*kOwnedRuns[kOpCount])(const Operands&, pto_profile) = {
+#define PTO_OPERATION(Camel, ...) Run##Camel,
+#include "operations.def"
+#undef PTO_OPERATION
+};
 
 // What every C function does with its operands: a common call goes straight
 // to the kernels; any other call goes through CheckAndRun, the check under the
@@ -400,7 +409,7 @@ PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
     return CheckAndRun<kId>(o.dst, o.src0, o.src1, o.tmp, o.attr, o.scalar, o.sat, o.index[0],
                             o.index[1], o.src2, o.src3, o.src4, o.out, &o.table, o.words,
                             o.counts, o.aux, profile);
-  return RunAccepted(op, o, profile);
+  return RunAccepted(kOwnedRuns[static_cast<size_t>(kId)], o, profile);
 }
 
 }  // namespace
