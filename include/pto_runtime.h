@@ -131,6 +131,31 @@ PTO_API pto_status pto_runtime_set_workers(pto_runtime *rt, uint32_t workers);
  * or after pto_runtime_prepare (the kernels are verified in one mode). */
 PTO_API pto_status pto_runtime_set_board_mode(pto_runtime *rt, int on);
 
+/* pto_runtime_set_order's orders. */
+#define PTO_RUNTIME_ORDER_ALL 0u
+#define PTO_RUNTIME_ORDER_PTO2 1u
+
+/* Which orders a session's tasks take from their tensors (docs/pypto.md,
+ * "Dependencies and workers"); set_dependencies and dummy tasks order in
+ * both.
+ * PTO_RUNTIME_ORDER_ALL (the default): a task waits for every earlier task
+ * that writes a byte it reads or writes, or reads a byte it writes, whatever
+ * the tags (written: the tag or the kernel says so), so a run's bytes are
+ * those of its tasks run one after another in submission order, on any
+ * number of workers.
+ * PTO_RUNTIME_ORDER_PTO2: the orders simpler's PTO2 runtime keeps. A task
+ * waits for the earlier writers of the bytes it reads (an input, inout or
+ * no-dep tensor, a dispatch predicate's element, memory behind a pointer
+ * scalar) and for the task whose OUTPUT allocated a tensor it uses; a
+ * tensor given to add_output (an existing one) waits for nothing else.
+ * Tasks that each write a slice of a tensor they all declare whole then
+ * run at once, as on an NPU; a program whose unordered tasks write the same
+ * bytes, or write bytes another task still reads, gives bytes that depend
+ * on the workers, as it would on an NPU.
+ * Errors: PTO_ERR_NULL_ARGUMENT; PTO_ERR_INVALID_ARGUMENT for another
+ * order. */
+PTO_API pto_status pto_runtime_set_order(pto_runtime *rt, uint32_t order);
+
 /* Where the session's board-mode warnings go: handler(message, user) with
  * libpto's sentence ("function: board mode: ...", or a program's
  * "FILE:LINE:COL: warning: board mode: ..."), called on the thread that ran

@@ -282,6 +282,16 @@ PTO_API pto_status pto_runtime_set_workers(pto_runtime *rt, uint32_t workers) {
     return PTO_OK;
 }
 
+PTO_API pto_status pto_runtime_set_order(pto_runtime *rt, uint32_t order) {
+    if (rt == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, "pto_runtime_set_order: NULL argument");
+    if (order != PTO_RUNTIME_ORDER_ALL && order != PTO_RUNTIME_ORDER_PTO2)
+        return Fail(PTO_ERR_INVALID_ARGUMENT,
+                    "pto_runtime_set_order: order %u is neither PTO_RUNTIME_ORDER_ALL (0) nor "
+                    "PTO_RUNTIME_ORDER_PTO2 (1)", order);
+    rt->order = order;
+    return PTO_OK;
+}
+
 PTO_API pto_status pto_runtime_set_cache_dir(pto_runtime *rt, const char *dir) {
     if (rt == nullptr || dir == nullptr) return Fail(PTO_ERR_NULL_ARGUMENT, "pto_runtime_set_cache_dir: NULL argument");
     rt->cache_dir = dir;

@@ -28,6 +28,9 @@ struct Access {
     Task *task = nullptr;
     bool write = false;
     bool alive = true;  // false once the task has run or a covering write made it redundant
+    // Waits for earlier writers (PTO_RUNTIME_ORDER_PTO2: false for an
+    // OUTPUT tensor, which waits for no earlier access).
+    bool lookup = true;
     uint64_t lo = 0, hi = 0;  // the hull, absolute bytes [lo, hi)
     bool dense = false;       // every byte of the hull is an element's
     bool box = false;
@@ -53,6 +56,7 @@ struct Region {
     uint64_t start = 0, end = 0;
     void *owned = nullptr;        // the allocation, freed when the region is
     bool scope_held = false;      // its scope has not ended
+    Task *creator = nullptr;      // the task whose OUTPUT allocated it
     uint32_t tasks_holding = 0;   // unfinished tasks that use it
     std::vector<Access *> accesses;  // of unfinished tasks, in submission order
 };

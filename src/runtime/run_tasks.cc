@@ -23,13 +23,16 @@ void RunState::Link(Task *t, Task *before) {
 void RunState::AddAccess(Task *t, Region *r, std::unique_ptr<Access> a) {
     a->task = t;
     // Earlier tasks that share a byte with a write, or write a byte this
-    // reads, run first; those a write covers need not be looked at again.
+    // reads, run first (PTO_RUNTIME_ORDER_PTO2: earlier writers, where this
+    // looks up); those a write covers need not be looked at again.
+    const bool pto2 = rt_->order == PTO_RUNTIME_ORDER_PTO2;
     std::vector<Access *> &list = r->accesses;
     size_t kept = 0;
     for (size_t i = 0; i < list.size(); i++) {
         Access *e = list[i];
         if (!e->alive) continue;
-        if ((e->write || a->write) && e->task != t && Overlap(*e, *a)) {
+        const bool orders = pto2 ? a->lookup && e->write : e->write || a->write;
+        if (orders && e->task != t && Overlap(*e, *a)) {
             Link(t, e->task);
             if (Covers(*a, *e)) e->alive = false;
         }
@@ -65,7 +68,14 @@ bool RunState::LinkTensors(Task *t, const std::vector<const ChipTensor *> &tenso
                                                     t->Describe().c_str(), i, v.dump().c_str()));
             return false;
         }
-        AddAccess(t, r, std::make_unique<Access>(DescribeView(v, r->start, write)));
+        auto a = std::make_unique<Access>(DescribeView(v, r->start, write));
+        if (tag == TensorArgType::OUTPUT) {
+            r->creator = t;  // allocated by this submission
+        } else if (rt_->order == PTO_RUNTIME_ORDER_PTO2 && r->creator != nullptr) {
+            Link(t, r->creator);  // PTO2's creator retention: its allocator first
+        }
+        a->lookup = tag != TensorArgType::OUTPUT && tag != TensorArgType::OUTPUT_EXISTING;
+        AddAccess(t, r, std::move(a));
     }
     // Scalars bound to pointers, their regions looked up again under this
     // lock (a worker may have released a runtime tensor's since).

@@ -96,6 +96,7 @@ struct pto_runtime {
     std::string orchestration_path;  // as given ("" = the only .cpp of orchestration/)
     std::map<int32_t, pto_host::Kernel> kernels;
     uint32_t workers = 0;  // 0 = online CPUs
+    uint32_t order = PTO_RUNTIME_ORDER_ALL;  // pto_runtime_set_order's
     bool prepared = false;
     pto_profile profile = PTO_PROFILE_HOST;  // the kernels' (all alike)
     bool profile_known = false;

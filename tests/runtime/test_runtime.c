@@ -85,11 +85,12 @@ static void assert_floats(const float *got, const float *want, size_t n, const c
 
 /* out = 2 out + y four times in order: 16 out + 15 y only if each task ran
  * after the one before. */
-static void chain_run(uint32_t workers, float *out) {
+static void chain_run(uint32_t workers, uint32_t order, float *out) {
     float y[N16];
     fill(y, N16, 1);
     fill(out, N16, 2);
     pto_runtime *rt = session("orchestration/chain.cpp", workers);
+    assert_int_equal(pto_runtime_set_order(rt, order), PTO_OK);
     pto_runtime_args *a = new_args();
     add_f32(a, y, 16, 16);
     add_f32(a, out, 16, 16);
@@ -102,15 +103,18 @@ static void chain_run(uint32_t workers, float *out) {
 
 static void test_chain(void **state) {
     (void)state;
-    float y[N16], out0[N16], want[N16], got1[N16], got2[N16];
+    float y[N16], out0[N16], want[N16], got1[N16], got2[N16], got3[N16];
     fill(y, N16, 1);
     fill(out0, N16, 2);
     for (size_t i = 0; i < N16; i++) want[i] = 16 * out0[i] + 15 * y[i];
-    chain_run(1, got1);
-    chain_run(2, got2);
+    chain_run(1, PTO_RUNTIME_ORDER_ALL, got1);
+    chain_run(2, PTO_RUNTIME_ORDER_ALL, got2);
+    /* Each task reads out as an input: PTO2's orders keep the chain too. */
+    chain_run(2, PTO_RUNTIME_ORDER_PTO2, got3);
     assert_floats(got1, want, N16, "out (1 worker)");
     assert_floats(got2, want, N16, "out (2 workers)");
-    printf("[chain] four dependent tasks in order on 1 and 2 workers: out = 16 out + 15 y\n");
+    assert_floats(got3, want, N16, "out (2 workers, PTO2's orders)");
+    printf("[chain] four dependent tasks in order on 1 and 2 workers, and in PTO2's orders: out = 16 out + 15 y\n");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -236,12 +240,13 @@ static void test_mixed(void **state) {
 
 /* ------------------------------------------------------------------------ */
 
-static uint32_t spin_run(uint32_t workers, int64_t mode) {
+static uint32_t spin_run(uint32_t workers, int64_t mode, uint32_t order) {
     const int64_t iters = 40000;
     float x[8 * 16], out[8 * 16];
     fill(x, 8 * 16, 11);
     memset(out, 0, sizeof out);
     pto_runtime *rt = session("orchestration/spin.cpp", workers);
+    assert_int_equal(pto_runtime_set_order(rt, order), PTO_OK);
     pto_runtime_args *a = new_args();
     add_f32(a, x, 8, 16);
     add_f32(a, out, 8, 16);
@@ -258,10 +263,16 @@ static uint32_t spin_run(uint32_t workers, int64_t mode) {
 
 static void test_concurrency(void **state) {
     (void)state;
-    const uint32_t independent = spin_run(2, 0);
-    const uint32_t serial = spin_run(2, 1);
-    const uint32_t barrier = spin_run(2, 2);
-    const uint32_t one = spin_run(1, 0);
+    const uint32_t independent = spin_run(2, 0, PTO_RUNTIME_ORDER_ALL);
+    const uint32_t serial = spin_run(2, 1, PTO_RUNTIME_ORDER_ALL);
+    const uint32_t barrier = spin_run(2, 2, PTO_RUNTIME_ORDER_ALL);
+    const uint32_t one = spin_run(1, 0, PTO_RUNTIME_ORDER_ALL);
+    /* Each task writes its row of the `out` it declares whole: one after
+     * another unless the session keeps PTO2's orders; set_dependencies
+     * still orders under PTO2's. */
+    const uint32_t whole = spin_run(2, 3, PTO_RUNTIME_ORDER_ALL);
+    const uint32_t whole_pto2 = spin_run(2, 3, PTO_RUNTIME_ORDER_PTO2);
+    const uint32_t serial_pto2 = spin_run(2, 1, PTO_RUNTIME_ORDER_PTO2);
     /* Eight independent tasks of some milliseconds on two workers: both
      * workers run one at once (a task takes far longer than a worker takes
      * to pick the next one up). */
@@ -269,9 +280,13 @@ static void test_concurrency(void **state) {
     assert_int_equal(serial, 1);
     assert_true(barrier >= 1 && barrier <= 2);
     assert_int_equal(one, 1);
+    assert_int_equal(whole, 1);
+    assert_int_equal(whole_pto2, 2);
+    assert_int_equal(serial_pto2, 1);
     printf("[concurrency] 8 independent tasks on 2 workers: %u at once; chained by set_dependencies: %u; "
-           "behind a dummy barrier: %u; on 1 worker: %u\n",
-           independent, serial, barrier, one);
+           "behind a dummy barrier: %u; on 1 worker: %u; each writing a row of a whole output: %u, "
+           "in PTO2's orders %u (chained: %u)\n",
+           independent, serial, barrier, one, whole, whole_pto2, serial_pto2);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -885,6 +900,9 @@ static void test_api_errors(void **state) {
     assert_int_equal(pto_runtime_set_kernel_dims(rt, 99, NULL, 0), PTO_ERR_INVALID_ARGUMENT);
     assert_int_equal(pto_runtime_set_workers(rt, 0), PTO_ERR_OUT_OF_RANGE);
     assert_int_equal(pto_runtime_set_workers(rt, 1025), PTO_ERR_OUT_OF_RANGE);
+    assert_int_equal(pto_runtime_set_order(rt, 2), PTO_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(pto_runtime_last_error(), "order 2"));
+    assert_int_equal(pto_runtime_set_order(NULL, PTO_RUNTIME_ORDER_PTO2), PTO_ERR_NULL_ARGUMENT);
     assert_int_equal(pto_runtime_load_table(rt, "kernels/missing_table.txt"), PTO_ERR_INVALID_ARGUMENT);
     assert_int_equal(pto_runtime_load_table(rt, "orchestration/chain.cpp"), PTO_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(pto_runtime_last_error(), "chain.cpp:1:"));

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A pypto-lib model's step on libpto against its torch golden, in one process.
 
-    python bench/lab/python/pypto_step.py MODEL.py WORK_DIR [--workers 1,2,1,2] [--repeat N]
+    python bench/lab/python/pypto_step.py MODEL.py WORK_DIR [--workers 1,2,1,2] [--repeat N] [--order all|pto2]
 
 WORK_DIR is the model's compile (`python -m pto.pypto MODEL.py -o OUT --compile-only`
 writes OUT/<Program>_<time>/). Each round makes the model's inputs (its
@@ -29,6 +29,8 @@ def main() -> None:
     p.add_argument("work")
     p.add_argument("--workers", default="1,2", help="the rounds' worker counts (default 1,2)")
     p.add_argument("--repeat", type=int, default=1, help="runs of libpto per round, on the same inputs")
+    p.add_argument("--order", default="all", choices=["all", "pto2"],
+                   help="the tasks' orders (pto_runtime_set_order): every order the tensors give, or PTO2's")
     p.add_argument("--rtol", type=float, default=3e-3)
     p.add_argument("--atol", type=float, default=3e-3)
     a = p.parse_args()
@@ -65,7 +67,7 @@ def main() -> None:
         targs = [tensors[s.name] for s in specs if _harness._is_tensor_spec(s)]
         sargs = [_harness._scalar_arg(scalars[s.name]) for s in specs if not _harness._is_tensor_spec(s)]
         runs = []
-        with _runtime.Session(a.work, w) as session:
+        with _runtime.Session(a.work, w, order=a.order) as session:
             for _ in range(a.repeat):
                 c0 = time.process_time()
                 wall = session.run(targs, sargs)
@@ -76,7 +78,7 @@ def main() -> None:
         if a.repeat == 1:
             _harness.judge(result, golden, specs, tensors, scalars, expected, a.rtol, a.atol, None)
         verdict = ("PASS" if result.passed else "FAIL") if a.repeat == 1 else "not judged (--repeat)"
-        print(f"workers {w}: {verdict}; torch golden ({os.environ.get('PYPTO_GOLDEN_NUM_THREADS', 'default')} "
+        print(f"workers {w}, order {a.order}: {verdict}; torch golden ({os.environ.get('PYPTO_GOLDEN_NUM_THREADS', 'default')} "
               f"threads) wall {g_wall:.3f} s cpu {g_cpu:.3f} s; libpto wall "
               + " ".join(f"{x:.3f}" for _, x in runs) + " s cpu " + " ".join(f"{c:.3f}" for c, _ in runs)
               + f" s; best run / golden: wall {min(x for _, x in runs) / g_wall:.3f}, cpu "

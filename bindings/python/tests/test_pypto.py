@@ -271,6 +271,17 @@ def test_profile_times_each_kernel(stub):
     assert plain.passed and plain.kernel_times == {}
 
 
+def test_pto2_order(stub):
+    runtime_or_skip()
+    result = pp.run(stubs.add_program(), stubs.add_specs(), golden_fn=stubs.golden_add_twice,
+                    runtime_cfg=dict(platform="a5", workers=2, order="pto2"), rtol=0, atol=0)
+    assert result.passed, result.error
+    assert result.order == "pto2" and "PTO2's orders" in str(result)
+    with pytest.raises(pp.PyptoError, match="order 'npu' is neither 'all' nor 'pto2'"):
+        pp.run(stubs.add_program(), stubs.add_specs(), golden_fn=stubs.golden_add_twice,
+               runtime_cfg=dict(platform="a5", order="npu"))
+
+
 def test_run_fails_against_a_wrong_golden(stub):
     runtime_or_skip()
     result = pp.run(stubs.add_program(), stubs.add_specs(), golden_fn=stubs.golden_wrong,

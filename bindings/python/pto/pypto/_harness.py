@@ -41,7 +41,8 @@ class RunResult:
     its largest absolute and relative error against the golden; board: the
     run was in libpto's board mode, board_warnings its warnings' counts by
     rule (the session's verification and run); kernel_times (runtime_cfg's
-    "profile") each kernel's tasks and their summed seconds in the run."""
+    "profile") each kernel's tasks and their summed seconds in the run;
+    order the tasks' orders ("all", or "pto2": runtime_cfg's "order")."""
 
     passed: bool
     error: Optional[str] = None
@@ -60,6 +61,7 @@ class RunResult:
     board: bool = False
     board_warnings: Dict[str, int] = dataclasses.field(default_factory=dict)
     kernel_times: Dict[str, Tuple[int, float]] = dataclasses.field(default_factory=dict)
+    order: str = "all"
 
     def board_text(self) -> str:
         """"board mode, N warnings: COUNT x RULE; ..." ("" when not in board mode)."""
@@ -78,6 +80,7 @@ class RunResult:
         times = ", ".join(f"{k} {v:.3f}s" for k, v in self.times.items())
         text = f"{verdict} on libpto ({self.platform}, {self.kernels} kernels"
         text += f", {self.board_text()}" if self.board else ""
+        text += ", PTO2's orders" if self.order == "pto2" else ""
         text += f", {self.tasks} tasks" if self.tasks else ""
         text += f"; {times}" if times else ""
         cpu = ", ".join(f"{k} {v:.3f}s" for k, v in self.cpu_times.items())
@@ -151,7 +154,7 @@ def _workers(runtime_cfg: Dict[str, Any]) -> Optional[int]:
 
 
 def _check_runtime_cfg(runtime_cfg: Dict[str, Any]) -> None:
-    unknown = sorted(set(runtime_cfg) - set(_DEVICE_KEYS) - {"platform", "workers", "board", "profile"})
+    unknown = sorted(set(runtime_cfg) - set(_DEVICE_KEYS) - {"platform", "workers", "board", "profile", "order"})
     if unknown:
         raise PyptoError(f"runtime_cfg has keys libpto does not know: {', '.join(unknown)}")
 
@@ -228,9 +231,11 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
     workers = _workers(runtime_cfg)
     board = bool(runtime_cfg.get("board", False))
     profile = bool(runtime_cfg.get("profile", False))
+    order = str(runtime_cfg.get("order", "all"))
+    _runtime.check_order(order)
     require("torch")
     golden = require("golden")
-    result = RunResult(passed=False, platform=target.name, workers=workers, board=board)
+    result = RunResult(passed=False, platform=target.name, workers=workers, board=board, order=order)
 
     t0 = time.perf_counter()
     if runtime_dir is not None:
@@ -241,8 +246,9 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
         compiled = compile_step(target)
     result.work_dir = compiled.output_dir
     if isinstance(compiled, _distributed.Build):
-        if board or profile:
-            raise PyptoError(f"{'board mode' if board else 'profile'} is not offered for a multi-card program")
+        if board or profile or order != "all":
+            what = "board mode" if board else "profile" if profile else "order"
+            raise PyptoError(f"{what} is not offered for a multi-card program")
         result.kernels = sum(_compile.verify_kernels(c, target) for c in compiled.chips.values())
         result.times["compile"] = time.perf_counter() - t0
         if compile_only:
@@ -269,7 +275,7 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
         result.golden_threads = threads() if threads else 0
 
     t0 = time.perf_counter()
-    with _runtime.Session(compiled.output_dir, workers, board=board) as session:
+    with _runtime.Session(compiled.output_dir, workers, board=board, order=order) as session:
         result.times["prepare"] = time.perf_counter() - t0
         if profile:
             session.set_tap(lambda task: _count_kernel(result.kernel_times, task))

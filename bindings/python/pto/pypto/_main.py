@@ -28,6 +28,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--board", action="store_true",
                    help="libpto's board mode: a rule pto-isa's NPU implementation leaves unchecked runs as the "
                         "NPU runs it, each occurrence a warning (counted by rule in the verdict) instead of a refusal")
+    p.add_argument("--order", default="all", choices=["all", "pto2"],
+                   help="all: every order the tensors give, the same bytes on any number of workers (default); "
+                        "pto2: only the orders PTO2's runtime keeps (reads after writes), as on an NPU")
     p.add_argument("--profile", action="store_true",
                    help="time each kernel of the run (the runtime's tap) and list them, the slowest first")
     p.add_argument("--json", default=None, metavar="FILE",
@@ -48,7 +51,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         results = run_model(args.model, args.platform, args.workers,
                             argv=["-p", args.platform] + model_args, compile_only=args.compile_only,
-                            board=args.board, profile=args.profile)
+                            board=args.board, profile=args.profile, order=args.order)
     except PyptoError as e:
         print(f"pto.pypto: {args.model}: error: {e}", file=sys.stderr)
         return 2

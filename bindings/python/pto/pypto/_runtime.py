@@ -260,14 +260,29 @@ def warning_rule(message: str) -> str:
     return message.replace("warning: board mode: ", "").replace("board mode: ", "")
 
 
+# pto_runtime_set_order's orders by the names runtime_cfg gives them.
+ORDERS = {"all": 0, "pto2": 1}
+
+
+def check_order(order: str) -> None:
+    """Raises PyptoError unless order is one of ORDERS' names."""
+    if order not in ORDERS:
+        raise PyptoError(f"order {order!r} is neither 'all' nor 'pto2'")
+
+
 class Session:
     """One compile's program on the host runtime: prepared at creation
     (orchestration compiled, kernels verified), run any number of times.
     board=True: the session's kernels are verified and its tasks run in
     libpto's board mode (pto_runtime_set_board_mode), each warning counted
-    by rule in board_warnings (and not printed)."""
+    by rule in board_warnings (and not printed). order="pto2": the tasks
+    keep only the orders simpler's PTO2 runtime keeps (pto_runtime_set_order,
+    PTO_RUNTIME_ORDER_PTO2); "all" (the default): every order the tensors
+    give, the same bytes on any number of workers."""
 
-    def __init__(self, work_dir: Path, workers: Optional[int] = None, board: bool = False) -> None:
+    def __init__(self, work_dir: Path, workers: Optional[int] = None, board: bool = False,
+                 order: str = "all") -> None:
+        check_order(order)
         lib = library()
         self._lib = lib
         self._rt = _VP()
@@ -282,6 +297,15 @@ class Session:
                 _check(lib.pto_runtime_set_workers(self._rt, int(workers)), "workers")
             if self.board:
                 self._enter_board_mode()
+            if order != "all":
+                try:
+                    set_order = lib.pto_runtime_set_order
+                except AttributeError:
+                    raise PyptoError("this libpto-runtime has no pto_runtime_set_order (PTO2's orders): "
+                                     "build a newer one") from None
+                set_order.restype = ctypes.c_int
+                set_order.argtypes = [_VP, ctypes.c_uint32]
+                _check(set_order(self._rt, ORDERS[order]), "order")
             _check(lib.pto_runtime_prepare(self._rt), "prepare")
         except BaseException:
             self.close()

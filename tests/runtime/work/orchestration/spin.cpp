@@ -3,7 +3,10 @@
 // they overlap; mode 1: each depends on the one before (set_dependencies in
 // a MANUAL scope: no tensor orders them), so none overlap; mode 2: the
 // first four, then a dummy task that depends on them, then the last four
-// after it (at most four at once).
+// after it (at most four at once); mode 3: independent, but each writes its
+// row through the whole `out`, which it declares an output (spin_row, kernel
+// 20): in PTO_RUNTIME_ORDER_ALL they run one after another, in
+// PTO_RUNTIME_ORDER_PTO2 at once.
 // Arguments: x, out (8 x 16 float32), mode, iters.
 #include <stddef.h>
 #include <stdint.h>
@@ -35,14 +38,15 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
             ChipTensor oi = ext_out.view(row_shapes, row_offsets);
             CoreTaskArgs params_t0;
             params_t0.add_input(xi);
-            params_t0.add_output(oi);
+            params_t0.add_output(mode == 3 ? ext_out : oi);
             params_t0.add_scalar((uint64_t)iters);
+            if (mode == 3) params_t0.add_scalar((uint64_t)i);
             PTO2TaskId params_t0_deps[1];
             uint32_t params_t0_deps_count = 0;
             if (mode == 1 && prev.is_valid()) params_t0_deps[params_t0_deps_count++] = prev;
             if (mode == 2 && i >= 4) params_t0_deps[params_t0_deps_count++] = barrier;
             params_t0.set_dependencies(params_t0_deps, params_t0_deps_count);
-            TaskOutputTensors task_0_outs = rt_submit_aiv_task(6, params_t0);
+            TaskOutputTensors task_0_outs = rt_submit_aiv_task(mode == 3 ? 20 : 6, params_t0);
             prev = task_0_outs.task_id();
             if (i < 4) first_half[i] = prev;
             if (mode == 2 && i == 3) {
