@@ -119,7 +119,7 @@ cp -a "$tree" "$scratch/with-binary"
 # ---- a Special row with a new kind of attribute (a new C enum), no kernel of its own ----
 cat "$data/tscratch_pick.def" >> src/operations.def
 insert src/attributes.def "/* Every kind, in the order of AttrKind. */" "$data/tscratch_pick-attribute.def"
-sed -i -E '/^#define PTO_ATTRIBUTE_KINDS/,/^$/ s/(K\([A-Za-z]+\))$/\1 K(ScratchPick)/' src/attributes.def
+sed -i -E '/^#define PTO_ATTRIBUTE_KINDS/,/^$/ s/(K\([A-Za-z0-9]+\))$/\1 K(ScratchPick)/' src/attributes.def
 grep -q 'K(ScratchPick)' src/attributes.def || { echo 'new-operation: K(ScratchPick) not added to PTO_ATTRIBUTE_KINDS' >&2; exit 1; }
 insert include/pto_c.h '/* ------------------------------------------------------------------------ */\n/* Sorting' \
   "$data/tscratch_pick.h"
