@@ -7,7 +7,7 @@
  * movement, sorting, fused arithmetic and matrix multiply, as C calls (below)
  * and as PTO assembly programs (pto_program_create).
  * ops-families:begin (tools/gen-operations.py --write-committed)
- * The 147 operations of libpto's table (src/operations.def), by group, in
+ * The 148 operations of libpto's table (src/operations.def), by group, in
  * the order of the sections below; each section gives its group's common
  * rules:
  *   elementwise tile-tile (23): tsubrelu, taddrelu, tadd, tsub, tmul,
@@ -40,17 +40,16 @@
  *   fused arithmetic (11): taxpy, taddc, tsubc, taddsc, tsubsc,
  *     tfusedmuladd, tfusedmuladdrelu, tmuladddst, taddreluconv,
  *     tsubreluconv, tadddeqrelu
- *   matrix multiply (13): tmatmul, tmatmul_acc, tmatmul_bias, tgemv,
+ *   matrix multiply (14): tmatmul, tmatmul_acc, tmatmul_bias, tgemv,
  *     tgemv_acc, tgemv_bias, tmatmul_mx, tmatmul_mx_acc, tgemv_mx,
- *     tgemv_mx_acc, tmatmul_mx_bias, tgemv_mx_bias, tmatmul_mx_hif4
+ *     tgemv_mx_acc, tmatmul_mx_bias, tgemv_mx_bias, tmatmul_mx_hif4,
+ *     timg2col
  *   quantisation (4): tquant, tdequant, tquant_hif4, tquant_mx
  *   the fixpipe's conversions (4): tmov_fp, textract_fp, tinsert_fp,
  *     tmov_fp_ex
  * Five are settings of the calling thread (src/settings.def), which later
  * instructions read: setfmatrix, set_img2col_padding, set_img2col_rpt,
  * set_quant_scalar and set_quant_vector.
- * Outside those tables, bound by hand: pto_timg2col (a configuration struct
- * and per-thread registers).
  * ops-families:end
  *
  * Conventions shared by every function below:

@@ -6,7 +6,7 @@
 
 #include <mutex>
 
-#include "validate.h"
+#include "error.h"
 
 namespace pto {
 namespace {
@@ -44,10 +44,10 @@ void BoardWarn(const char* function, const char* format, ...) {
 extern "C" {
 
 pto_status pto_set_board_mode(int on) {
-  pto::Validator v("pto_set_board_mode");
-  v.Require(on == 0 || on == 1, PTO_ERR_INVALID_ARGUMENT, "board mode %d is not 0 (off) or 1 (on)",
-            on);
-  if (!v.ok()) return v.status();
+  // (error.h's Fail, not the Validator: validate.h includes board.h.)
+  if (on != 0 && on != 1)
+    return pto::Fail(PTO_ERR_INVALID_ARGUMENT, "pto_set_board_mode",
+                     "board mode %d is not 0 (off) or 1 (on)", on);
   pto::ThreadBoardState().on = on == 1;
   return PTO_OK;
 }

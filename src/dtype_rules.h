@@ -135,7 +135,6 @@ enum class OpDtypes {
   kQuantSrc,          // tquant's src
   kDequantSrc,        // tdequant's src
   kQuantParam,        // tquant's and tdequant's scale and offset, tquant's tmp
-  kTimg2col,          // pto_timg2col's dst (not a row: a configuration struct)
   kGlobalIndices,     // mgather's and mscatter's index tiles
   kCount
 };
@@ -189,13 +188,6 @@ inline constexpr OpDtypeRule kOpDtypeRules[] = {
     // the quantisation parameters (and tquant's tmp): FLOAT32 (the pages)
     {OpDtypes::kQuantParam,
      {PTO_DTYPE_LIST(FLOAT32), PTO_DTYPE_LIST(FLOAT32), PTO_DTYPE_LIST(FLOAT32)}, ""},
-    // timg2col: the static_asserts of a2a3/ and a5/ TImg2col.hpp (the page's
-    // lists); HOST as A5
-    {OpDtypes::kTimg2col,
-     {PTO_DTYPE_LIST(INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32),
-      PTO_DTYPE_LIST(INT8, FLOAT16, BFLOAT16, FLOAT32),
-      PTO_DTYPE_LIST(INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32)},
-     ""},
     // mgather's and mscatter's indices: int32_t or uint32_t (the pages)
     {OpDtypes::kGlobalIndices,
      {PTO_DTYPE_LIST(INT32, UINT32), PTO_DTYPE_LIST(INT32, UINT32), PTO_DTYPE_LIST(INT32, UINT32)},

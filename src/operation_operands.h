@@ -36,6 +36,16 @@
  *   OptionalAux(name)  one the C function lets be NULL, as Aux (its max,
  *                      scaling: not written then): the bindings' default
  *                      for it is none
+ *   Config(name, CType, (fields))
+ *                      a configuration struct the row reads (timg2col's
+ *                      pto_img2col_config), last: `const CType *name`,
+ *                      Operands::config, NULL refused by the row's check;
+ *                      fields are the struct's fields the row reads, each
+ *                      `field` (required) or `field = default`, the Python
+ *                      call's keywords in its place, in that order (the Go,
+ *                      Java and Rust calls take the whole struct, a copy
+ *                      of it generated in each; its other fields are set
+ *                      by src/settings.def's rows of the same Config)
  * PTO_OPERANDS_EACH(M, list) expands M(position, Role, name) for each
  * operand of a row's list, position counting from 0 (dst). The helpers
  * below are what the table and the tests read from a list. */
@@ -62,6 +72,10 @@
 #define PTO_OPERANDS_SPLIT_Words4(name) Words4, name
 #define PTO_OPERANDS_SPLIT_Aux(name) Aux, name
 #define PTO_OPERANDS_SPLIT_OptionalAux(name) Aux, name
+/* A Config's name and type travel as one parenthesised pair. */
+#define PTO_OPERANDS_SPLIT_Config(name, type, fields) Config, (name, type)
+#define PTO_OPERANDS_CONFIG_PARAM_(name, type) const type* name
+#define PTO_OPERANDS_CONFIG_NAME_(name, type) name
 #define PTO_OPERANDS_APPLY_(M, position, ...) PTO_OPERANDS_APPLY2_(M, position, __VA_ARGS__)
 #define PTO_OPERANDS_APPLY2_(M, position, role, name) M(position, role, name)
 #define PTO_OPERANDS_ONE_(M, position, item) \
@@ -107,6 +121,7 @@
 #define PTO_OPERANDS_IS_SOURCE_Words2 0
 #define PTO_OPERANDS_IS_SOURCE_Words4 0
 #define PTO_OPERANDS_IS_SOURCE_Aux 0
+#define PTO_OPERANDS_IS_SOURCE_Config 0
 #define PTO_OPERANDS_SOURCE_ONE_(position, role, name) +PTO_OPERANDS_IS_SOURCE_##role
 #define PTO_OPERANDS_SOURCE_COUNT(list) (0 PTO_OPERANDS_EACH(PTO_OPERANDS_SOURCE_ONE_, list))
 
@@ -122,6 +137,7 @@
 #define PTO_OPERANDS_NAME_Words2(name)
 #define PTO_OPERANDS_NAME_Words4(name)
 #define PTO_OPERANDS_NAME_Aux(name)
+#define PTO_OPERANDS_NAME_Config(name)
 #define PTO_OPERANDS_NAME_ONE_(position, role, name) PTO_OPERANDS_NAME_##role(name)
 #define PTO_OPERANDS_SOURCE_NAMES(list) PTO_OPERANDS_EACH(PTO_OPERANDS_NAME_ONE_, list)
 
@@ -138,6 +154,7 @@
 #define PTO_OPERANDS_TMP_Words2 0
 #define PTO_OPERANDS_TMP_Words4 0
 #define PTO_OPERANDS_TMP_Aux 0
+#define PTO_OPERANDS_TMP_Config 0
 #define PTO_OPERANDS_TMP_ONE_(position, role, name) +PTO_OPERANDS_TMP_##role
 #define PTO_OPERANDS_TMP(list) (0 PTO_OPERANDS_EACH(PTO_OPERANDS_TMP_ONE_, list))
 
@@ -154,6 +171,7 @@
 #define PTO_OPERANDS_TRAIT_Words2 0u
 #define PTO_OPERANDS_TRAIT_Words4 0u
 #define PTO_OPERANDS_TRAIT_Aux 0u
+#define PTO_OPERANDS_TRAIT_Config 0u
 #define PTO_OPERANDS_TRAIT_ONE_(position, role, name) | PTO_OPERANDS_TRAIT_##role
 #define PTO_OPERANDS_TRAITS(list) (0u PTO_OPERANDS_EACH(PTO_OPERANDS_TRAIT_ONE_, list))
 
@@ -185,6 +203,7 @@
 #define PTO_OPERANDS_PARAM_Words4(name, position) \
   , uint32_t name##0, uint32_t name##1, uint32_t name##2, uint32_t name##3
 #define PTO_OPERANDS_PARAM_Aux(name, position) , pto_tile* name
+#define PTO_OPERANDS_PARAM_Config(pair, position) , PTO_OPERANDS_CONFIG_PARAM_ pair
 #define PTO_OPERANDS_PARAM_ONE_(position, role, name) PTO_OPERANDS_PARAM_##role(name, position)
 #define PTO_OPERANDS_PARAMS(list) PTO_OPERANDS_EACH(PTO_OPERANDS_PARAM_ONE_, list)
 #define PTO_OPERANDS_STORE_Dst(name, position) o.dst = name;
@@ -208,6 +227,7 @@
   o.words[word_slot_++] = name##3;
 /* The further destinations in order (Operands::aux; aux_slot_ counts them). */
 #define PTO_OPERANDS_STORE_Aux(name, position) o.aux[aux_slot_++] = name;
+#define PTO_OPERANDS_STORE_Config(pair, position) o.config = PTO_OPERANDS_CONFIG_NAME_ pair;
 #define PTO_OPERANDS_STORE_ONE_(position, role, name) PTO_OPERANDS_STORE_##role(name, position)
 #define PTO_OPERANDS_STORE(list)                                 \
   int source_slot_ = 0, word_slot_ = 0, aux_slot_ = 0;           \

@@ -49,13 +49,7 @@ SOURCE_SUFFIXES = ('.c', '.cc', '.cpp', '.h')
 KNOWN_KERNEL_REACHES = set()
 KNOWN_LONG_FUNCTIONS = set()
 # Include edges rule 6 follows as if absent, each with its reason.
-KNOWN_CIRCLE_EDGES = {
-    # board.cc defines the C functions pto_set_board_mode and
-    # pto_set_warning_handler with the Validator, and validate.h includes
-    # board.h for board mode's relaxed rules: those C functions move to a
-    # file of their own once board.cc is free to change.
-    ('src/board.cc', 'src/validate.h'),
-}
+KNOWN_CIRCLE_EDGES = set()
 
 
 def blank_code(text):

@@ -590,6 +590,33 @@ static void test_programs_refuse(void **state) {
 #undef IMG2COL_T
 }
 
+/* timg2col is a row of the operation table (matrix_multiply): src its one
+ * source, config its Config operand (a NULL one refused before the cube's
+ * tiles: NullsFirst), pos_m and pos_k the attribute kind Img2colWindow, no
+ * text form (NoText). The generic op_call passes a NULL config. */
+static void test_timg2col_row(void **state) {
+    (void)state;
+    const op_info *row = op_row(OP_TIMG2COL);
+    assert_int_equal(row->family, OP_FAMILY_SPECIAL);
+    assert_int_equal(row->source_count, 1);
+    assert_int_equal(row->tmp, OP_TMP_NONE);
+    assert_int_equal(row->attr, OP_ATTR_Img2colWindow);
+    assert_true((row->traits & PTO_TRAIT_NullsFirst) != 0 && (row->traits & PTO_TRAIT_NoText) != 0);
+    assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
+    pto_tile *left = NULL, *mat = NULL, *vec = tile_new(PTO_FLOAT32, 16, 8, 16, 8);
+    assert_int_equal(pto_tile_create_cube(PTO_FLOAT32, 16, 8, PTO_LOC_LEFT, PTO_LAYOUT_NZ, &left), PTO_OK);
+    assert_int_equal(pto_tile_create_cube(PTO_FLOAT32, 16, 8, PTO_LOC_MAT, PTO_LAYOUT_NZ, &mat), PTO_OK);
+    expect_refused(left, mat, NULL, PTO_ERR_NULL_ARGUMENT, "cube tiles, NULL config");
+    assert_non_null(strstr(pto_last_error(), "config"));
+    expect_status(op_call(OP_TIMG2COL, PTO_POW_DEFAULT, left, mat, NULL, NULL), PTO_ERR_NULL_ARGUMENT,
+                  "the generic call: NULL config");
+    assert_non_null(strstr(pto_last_error(), "config"));
+    expect_status(op_call(OP_TIMG2COL, PTO_POW_DEFAULT, vec, mat, NULL, NULL), PTO_ERR_NULL_ARGUMENT,
+                  "a vec dst, NULL config: NULL first");
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    TILES_DESTROY(left, mat, vec);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_host_windows),
@@ -601,6 +628,7 @@ int main(void) {
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_thread_registers),
         cmocka_unit_test(test_programs_refuse),
+        cmocka_unit_test(test_timg2col_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -454,7 +454,7 @@ const SpecialRun kSpecialRuns[] = {
     {OpDtypes::kTSetVal, RunElementAccess},
     {OpDtypes::kTGetVal, RunElementAccess},
     {OpDtypes::kTRandom, RunRandom},
-    {OpDtypes::kTimg2col, RunImg2col},
+    {OpDtypes::kTImg2col, RunImg2col},
     {OpDtypes::kMGather, RunGlobalGather},
     {OpDtypes::kMScatter, RunGlobalScatter},
     {OpDtypes::kGlobalIndices, RunGlobalGather},

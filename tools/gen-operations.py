@@ -102,7 +102,7 @@ class Attr:
 
 ATTRIBUTES_DEF = ROOT / "src" / "attributes.def"
 HEADER_FILE = ROOT / "include" / "pto_c.h"
-ROLES = ("None", "Double", "Index", "Bool", "Enum", "Out", "Flags", "Word", "Counts", "Int")
+ROLES = ("None", "Double", "Index", "Bool", "Enum", "Out", "Flags", "Word", "Counts", "Int", "Short")
 
 
 def enum_type_name(ctype):
@@ -188,6 +188,15 @@ def argument_attr(role, ctype, c_name, binding_name, default, leads, second, hea
                     py_stub="int", py_kind="", py_c_default="", py_c_value="a.j",
                     go_type="int", go_value="{}", rust_type="i32", rust_value="{}",
                     java_type="int", java_value="{}", java_default="", java_nullable=False, leads=leads)
+    if role == "Short":
+        # A uint16_t (timg2col's pos_m, pos_k): Python's int in [0, 65535]
+        # (a ValueError past it), Java's int's low 16 bits.
+        return Attr(c_name=c_name, py_name=binding_name, py_default=default if default != "_" else "",
+                    py_stub="int", py_kind="", py_c_default="",
+                    py_c_value="(uint16_t)a.m" if second else "(uint16_t)a.n",
+                    go_type="uint16", go_value="{}", rust_type="u16", rust_value="{}",
+                    java_type="int", java_value="{} & 0xFFFF", java_default="", java_nullable=False,
+                    leads=leads)
     if role == "Counts":
         # Four uint16_t counts the C function writes (tmrgsort_lists's
         # executed): each binding passes its own four and returns them,
@@ -209,10 +218,11 @@ PY_KINDS = {("Enum",): "ATTR_ENUM", ("Bool",): "ATTR_ENUM", ("Double",): "ATTR_D
             ("Index", "Double"): "ATTR_INDEX_DOUBLE", ("Index",): "ATTR_INDEX",
             ("Enum", "Index"): "ATTR_ENUM_INDEX", ("Index", "Out"): "ATTR_INDEX_OUT",
             ("Flags",): "ATTR_INDEX", ("Word",): "ATTR_WORD", ("Bool", "Counts"): "ATTR_BOOL_COUNTS",
-            ("Enum", "Int"): "ATTR_ENUM_PAIR"}
+            ("Enum", "Int"): "ATTR_ENUM_PAIR", ("Short", "Short"): "ATTR_SHORT_PAIR"}
 PY_FIELDS = {"Double": ("d", "d"), "Index": ("n", "m"), "Bool": ("i", "j"), "Enum": ("i", "j"),
              "Out": ("out", "out"), "Flags": ("n", "m"),
-             "Word": ("w", "w"), "Counts": ("counts", "counts"), "Int": ("j", "j")}
+             "Word": ("w", "w"), "Counts": ("counts", "counts"), "Int": ("j", "j"),
+             "Short": ("n", "m")}
 
 
 def parse_attributes(path=ATTRIBUTES_DEF):
@@ -265,6 +275,55 @@ WORDS_ROLES = {"Words2": 2, "Words4": 4}
 AUX_ROLES = {"Aux": False, "OptionalAux": True}
 
 
+# A configuration struct the row reads (timg2col's): Config(name, CType,
+# (field, field = default, ...)), last in the list.
+CONFIG_ROLE = re.compile(r"\bConfig\(\s*(\w+)\s*,\s*(\w+)\s*,\s*\(([^()]*)\)\s*\)")
+
+
+@dataclasses.dataclass(frozen=True)
+class ConfigOperand:
+    """A row's Config operand: the C parameter `const ctype *name`; fields
+    are the struct's fields the row reads, ((field, default or None), ...),
+    the Python call's keywords in that order."""
+    name: str
+    ctype: str
+    fields: tuple
+
+
+def config_operand(text, fail):
+    """A row's Config operand, or None; and its Operands text without it."""
+    m = CONFIG_ROLE.search(text)
+    if m is None:
+        if "Config(" in text:
+            fail("Config is not Config(name, CType, (field, field = default, ...))")
+        return None, text
+    fields = []
+    for item in (f.strip() for f in m.group(3).split(",")):
+        fm = re.fullmatch(r"(\w+)(?:\s*=\s*(\d+))?", item)
+        if fm is None:
+            fail(f"Config field {item!r} is not `name` or `name = default`")
+        fields.append((fm.group(1), fm.group(2)))
+    rest = text[:m.start()].rstrip().rstrip(",") + text[m.end():]
+    if re.sub(r"\s", "", text[m.end():]) != ")":
+        fail("Config is not last in the Operands")
+    return ConfigOperand(m.group(1), m.group(2), tuple(fields)), rest
+
+
+def struct_fields(ctype, header_text=None):
+    """The fields of include/pto_c.h's `typedef struct ctype`, in order:
+    [(name, C type)]."""
+    header_text = header_text or HEADER_FILE.read_text()
+    m = re.search(r"typedef struct " + ctype + r" \{(.*?)\} " + ctype + ";", header_text, re.S)
+    if not m:
+        raise SystemExit(f"{HEADER_FILE}: no typedef struct {ctype}")
+    fields = []
+    for decl in strip_comments(m.group(1)).split(";"):
+        dm = re.fullmatch(r"\s*(\w+)\s+(.*?)\s*", decl, re.S)
+        if dm:
+            fields += [(name.strip(), dm.group(1)) for name in dm.group(2).split(",")]
+    return fields
+
+
 def aux_operands(text):
     """A row's Aux / OptionalAux operands: ((name, optional), ...)."""
     return tuple((name, AUX_ROLES[role]) for role, name in re.findall(r"(\w+)\((\w+)\)", text)
@@ -277,7 +336,7 @@ def words_operands(text):
                  if role in WORDS_ROLES)
 
 
-def parse_operands(text, fail):
+def parse_operands(text, fail):  # (a Config operand taken out: config_operand)
     """A row's Operands list: (source names, Tmp role, Dst1's name or '',
     whether it has a dst, its table). Dst(dst) first, then the sources, then at most one
     Tmp, OptionalTmp or Dst1 (the order of the C function); or SrcOnly(name)
@@ -401,13 +460,9 @@ class HandBound:
     text: str = ""  # its text form where not pto.<mnemonic>; "-": programs have none
 
 
-HAND_BOUND = [
-    HandBound("timg2col", "matrix_multiply", "dst, src, config, pos_m, pos_k",
-              "a window of the im2col matrix of an NC1HWC0 feature map (convolution as im2col + "
-              "TMATMUL), bit for bit", "int8, uint8, int16, uint16, int32, uint32, float16, "
-              "bfloat16, float32", "a configuration struct and per-thread registers", "9 / 4 / 9",
-              text="-"),
-]
+# None now: every instruction is a row (timg2col's configuration struct its
+# Config operand). A function that no row can describe would be listed here.
+HAND_BOUND = []
 
 
 def blurb():
@@ -447,6 +502,7 @@ class Operation:
     table_writes: bool = False  # TableDst: the row writes the table (no tile result)
     words: tuple = ()     # Words2 / Words4 operands: ((name, count), ...), after the tiles
     aux: tuple = ()       # Aux / OptionalAux operands: ((name, optional), ...), after the sources
+    config: ConfigOperand = None  # a Config operand: a struct the row reads, after the tiles
 
     @property
     def cname(self):
@@ -469,7 +525,8 @@ class Operation:
 
     def c_arguments(self):
         return self.arrange(self.tiles, [a.c_name for a in self.attrs], self.table_c_names,
-                            lambda name, count: [f"{name}{k}" for k in range(count)])
+                            lambda name, count: [f"{name}{k}" for k in range(count)],
+                            [self.config.name] if self.config else [])
 
     @property
     def table_c_names(self):
@@ -492,15 +549,16 @@ class Operation:
         after dst where they lead (ScalarFirst)."""
         return 1 if self.attrs and self.attrs[0].leads else len(self.tiles)
 
-    def arrange(self, tiles, attrs, table=(), words=None):
+    def arrange(self, tiles, attrs, table=(), words=None, config=()):
         """The arguments in the C order: the tiles' items with the attributes'
         items (one per argument) at attr_at, a table row's items for its
-        table (one, or its three C parameters) before tiles[table_at], and
-        the items words(name, count) gives for each Words operand (one, or
-        its count of C parameters) between the tiles and the attributes."""
+        table (one, or its three C parameters) before tiles[table_at], the
+        items words(name, count) gives for each Words operand (one, or
+        its count of C parameters) and a Config operand's items (config)
+        between the tiles and the attributes."""
         items = list(tiles)
         word_items = [item for name, count in self.words for item in words(name, count)]
-        items[self.attr_at:self.attr_at] = word_items + list(attrs)
+        items[self.attr_at:self.attr_at] = list(config) + word_items + list(attrs)
         if self.table:
             items[self.table_at:self.table_at] = list(table)
         return items
@@ -541,6 +599,11 @@ class Operation:
                          + ".")
         for name, count in self.words:
             lines.append(f"{code(name)} is {count} 32-bit words ({code(name + '0')} first).")
+        if self.config:
+            names = [code(n) for n, _ in self.config.fields]
+            lines.append(f"{code(self.config.name)} is a {code(self.config.ctype)}, of which the call reads "
+                         f"{', '.join(names[:-1])} and {names[-1]}; its other fields are the settings' "
+                         "(src/settings.def), which set the calling thread's registers.")
         if self.result and self.result.count > 1:
             lines.append(f"The call returns the {self.result.count} counts it writes to "
                          f"{code(self.result.c_name)}.")
@@ -610,6 +673,7 @@ def parse(path):
             fail(f"Family {family!r} is none of {', '.join(FAMILIES)}")
         if group not in GROUP:
             fail(f"Group {group!r} has no entry in tools/gen-operations.py's GROUPS")
+        config, operands = config_operand(operands, fail)
         source_names, tmp, second, has_dst, table = parse_operands(operands, fail)
         if attr not in attributes:
             fail(f"Attr {attr!r} has no row in src/attributes.def")
@@ -632,11 +696,19 @@ def parse(path):
         aux = aux_operands(operands)
         if aux and (table or words or tmp != "None" or not has_dst):
             fail("a row with Aux operands has dst, and no table, words or tmp")
+        if config and (table or words or aux or not has_dst or
+                       (attributes[attr] and attributes[attr][0].leads)):
+            fail("a row with a Config operand has dst, and no table, words, Aux or leading attribute")
+        if config:
+            own = dict(struct_fields(config.ctype))
+            for name, _ in config.fields:
+                if own.get(name) not in FIELD_TYPES:
+                    fail(f"Config field {name} is no uint8_t, uint16_t or uint32_t field of {config.ctype}")
         ops.append(Operation(camel, upper, mnemonic, family, source_names,
                              tmp, second, attributes[attr], dtypes, summary,
                              [t.strip() for t in traits[1:-1].split(",") if t.strip() != "None"], group,
                              has_dst, optional_sources(operands), *(table or ("", 0, False)), words,
-                             aux))
+                             aux, config))
     if not ops:
         raise SystemExit(f"{path}: no PTO_OPERATION rows")
     return ops
@@ -774,7 +846,8 @@ def python_parameters(op):
     params = [(name, "None" if (name == "tmp" and op.tmp == "Optional") or name in optional else None)
               for name in op.tiles]
     params = op.arrange(params, [(a.py_name, a.py_default or None) for a in op.params],
-                        [(op.table, None)], lambda name, count: [(name, None)])
+                        [(op.table, None)], lambda name, count: [(name, None)],
+                        list(op.config.fields) if op.config else [])
     # Python's rule: no default before a parameter without one (tcvt's tmp,
     # before mode and sat, is then required, None allowed).
     last_required = max(i for i, (_, default) in enumerate(params) if default is None)
@@ -810,21 +883,31 @@ def gen_python_c(ops):
                                          [a.py_c_value for a in op.attrs],
                                          ["a.table", "a.table_elements", "(pto_dtype)a.table_dtype"],
                                          lambda name, count: [f"a.words[{next(first_word)}]"
-                                                              for _ in range(count)]))
+                                                              for _ in range(count)],
+                                         [f"&{op.config.name}"] if op.config else []))
         word_counts = ", ".join(str(count) for _, count in op.words) or "0"
         names = ", ".join(c_string(n) for n, _ in python_parameters(op))
         kind, default = (op.attrs[0].py_kind, op.attrs[0].py_c_default) if op.attrs else ("ATTR_NONE", "{0}")
+        # A Config operand: the struct built from its fields (a.fields, in
+        # the row's order), the rest of it zero.
+        config, fields = op.config, op.config.fields if op.config else ()
+        own = dict(struct_fields(config.ctype)) if config else {}
         out += [
             f"static pto_status call_{op.mnemonic}(pto_tile *const *t, attr_value a) {{",
-            "    (void)a;" if not op.attrs else None,
+            "    (void)a;" if not op.attrs and not config else None,
+            f"    {config.ctype} {config.name} = {{0}};" if config else None,
+        ] + [f"    {config.name}.{name} = ({own[name]})a.fields[{k}];" for k, (name, _) in enumerate(fields)] + [
             f"    return {op.cname}({call_args});",
             "}",
             f"static const operation_def def_{op.mnemonic} = {{",
             f'    "{op.mnemonic}", "{op.cname}", call_{op.mnemonic}, {{{names}}},',
             f"    {len(op.tiles)}, {python_required(op)}, {kind}, {default}, "
-            f"{op.attr_at + (1 if op.table and op.table_at <= op.attr_at else 0) + len(op.words)}, "
+            f"{op.attr_at + (1 if op.table and op.table_at <= op.attr_at else 0) + len(op.words) + len(fields)}, "
             f"{op.table_at if op.table else -1}, {int(op.table_writes)}, "
-            f"{len(op.tiles) if op.words else -1}, {len(op.words)}, {{{word_counts}}}}};",
+            f"{len(op.tiles) if op.words else -1}, {len(op.words)}, {{{word_counts}}}, "
+            f"{op.attr_at if config else -1}, {len(fields)}, "
+            f"{{{', '.join(str(d or 0) for _, d in fields) or '0'}}}, "
+            f"{{{', '.join(str(FIELD_TYPES[own[n]]) + 'u' for n, _ in fields) or '0'}}}}};",
             f"static PyObject *op_{op.mnemonic}(PyObject *module, PyObject *const *args, Py_ssize_t nargs,",
             f"{' ' * (len(op.mnemonic) + 22)}PyObject *kwnames) {{",
             "    (void)module;",
@@ -929,7 +1012,9 @@ def gen_python_pyi(ops):
         params = op.arrange([f"{name}: {'_TC' if name == 'dst' else tile_type}"
                              + (" = ..." if d else "") for name, d in python_parameters(op) if name in op.tiles],
                             [f"{a.py_name}: {a.py_stub}" + (" = ..." if a.py_default else "") for a in op.params],
-                            [f"{op.table}: Any"], lambda name, count: [f"{name}: Sequence[int]"])
+                            [f"{op.table}: Any"], lambda name, count: [f"{name}: Sequence[int]"],
+                            [f"{name}: int" + (" = ..." if d else "") for name, d in
+                             (op.config.fields if op.config else ())])
         returns = op.result.py_stub if op.result else "_TC" if op.has_dst else "None"
         out.append(wrap_call(f"def {op.mnemonic}(", params, f") -> {returns}: ..."))
     stub = {"Field": "int", "Float": "float", "Dtype": "int", "Tile": "Optional[TileCore]"}
@@ -948,6 +1033,48 @@ def gen_python(ops):
     lines += [f"from ._pto import {n} as {n}" for n in sorted(names)]
     lines += ["", "__all__ = ["] + [f'    "{n}",' for n in names] + ["]"]
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# The configuration structs (a row's Config operand, a setting's Config):
+# each binding's copy of the C struct, generated once per struct
+
+def config_types(ops):
+    """The C structs of the rows' and settings' Config arguments, in order."""
+    types = [op.config.ctype for op in ops if op.config]
+    types += [a.ctype for st in parse_settings() for a in st.args if a.role == "Config"]
+    return list(dict.fromkeys(types))
+
+
+def config_defaults(ops, ctype):
+    """{field: default} of a struct's fields that a row or setting gives a
+    default (the bindings' copies start from them; the others from 0)."""
+    defaults = {}
+    for op in ops:
+        if op.config and op.config.ctype == ctype:
+            defaults.update({name: d for name, d in op.config.fields if d})
+    for st in parse_settings():
+        if any(a.role == "Config" and a.ctype == ctype for a in st.args):
+            defaults.update({a.name: a.default for a in st.fields if a.default})
+    return defaults
+
+
+def config_settings(ctype):
+    """The settings that take a struct of ctype (setfmatrix, ... for
+    pto_img2col_config): what sets the thread's registers it configures."""
+    return [st for st in parse_settings() if any(a.role == "Config" and a.ctype == ctype for a in st.args)]
+
+
+def camel_words(name):
+    """fmap_h -> FmapH."""
+    return "".join(w.capitalize() for w in name.split("_"))
+
+
+def config_summary(ctype, code=str):
+    names = [code(st.cname) for st in config_settings(ctype)]
+    setters = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return (f"{code(ctype)} (include/pto_c.h): the fields of the registers that {setters} set "
+            "and those the instructions read.")
 
 
 # ---------------------------------------------------------------------------
@@ -970,9 +1097,16 @@ def comment(prefix, lines, width=80):
 
 
 def gen_go(ops):
+    configs = config_types(ops)
+    imports = ['"runtime"', "", '"github.com/libpto/pto-go/internal/ptoc"'] if any(op.config for op in ops) \
+        else ['"github.com/libpto/pto-go/internal/ptoc"']
     out = [f"// Code generated by tools/gen-operations.py from src/operations.def. DO NOT EDIT.", "",
-           "package pto", "", 'import "github.com/libpto/pto-go/internal/ptoc"']
+           "package pto", ""] + (["import ("] + [f"\t{i}" if i else "" for i in imports] + [")"]
+                                 if len(imports) > 1 else [f"import {imports[0]}"])
     for op in ops:
+        if op.config:
+            out += go_config_row(op)
+            continue
         name, n = go_name(op), len(op.tiles)
         # A table: a slice of the tile's element encoding (gather.go's
         # tablePointer and tableDType), the function generic in it.
@@ -1010,7 +1144,62 @@ def gen_go(ops):
         ]
     for st in parse_settings():
         out += go_setting(st)
+    for ctype in configs:
+        out += go_config_struct(ctype)
     return "\n".join(out) + "\n"
+
+
+def go_config_struct(ctype):
+    """A configuration struct's Go copy and its toC (deleted by the caller)."""
+    fields = struct_fields(ctype)
+    name = enum_type_name(ctype)
+    go_types = {"uint8_t": "uint8", "uint16_t": "uint16", "uint32_t": "uint32"}
+    width = max(len(camel_words(f)) for f, _ in fields)
+    out = [""] + comment("// ", [f"{name} is " + config_summary(ctype)]) + [f"type {name} struct {{"]
+    out += [f"\t{camel_words(f).ljust(width)} {go_types[c]}" for f, c in fields] + ["}", ""]
+    out += [f"// toC copies c into a C struct; the caller deletes it.",
+            f"func (c *{name}) toC() ptoc.{ctype[0].upper() + ctype[1:]} {{",
+            f"\tp := ptoc.New{ctype[0].upper() + ctype[1:]}()"]
+    out += [f"\tp.Set{f[0].upper() + f[1:]}(" + (f"uint(c.{camel_words(f)})" if c == "uint32_t"
+                                                  else f"c.{camel_words(f)}") + ")" for f, c in fields]
+    return out + ["\treturn p", "}"]
+
+
+def go_config_row(op):
+    """A row with a Config operand: Go's call sets the thread's registers from
+    the same struct first (the settings that take it, pto-isa's auto mode),
+    all on one locked OS thread, since libpto keeps the registers per
+    thread and a goroutine may move between threads."""
+    name, n, config = go_name(op), len(op.tiles), op.config
+    ctype = enum_type_name(config.ctype)
+    params = ", ".join(op.arrange([f"{t} *Tile" for t in op.tiles],
+                                  [f"{a.c_name} {a.go_type}" for a in op.params], config=[f"{config.name} {ctype}"]))
+    args = ", ".join(op.arrange([f"hs[{i}]" for i in range(n)], [a.go_value.format(a.c_name) for a in op.attrs],
+                                config=[f"c{config.name}"]))
+    settings = config_settings(config.ctype)
+    lines = op.doc_lines("nil")
+    lines[0] = f"{name} is {lines[0]}"
+    lines.append("The call sets the thread's registers from " + config.name + " first (" +
+                 ", ".join(st.cname for st in settings) + ": pto-isa's auto mode), then runs the "
+                 "instruction, all on one OS thread: libpto keeps the registers per thread, and a "
+                 "goroutine may move between threads.")
+    out = ["", f"var {op.mnemonic}Operands = []string{{{', '.join(chr(34) + t + chr(34) for t in op.tiles)}}}", ""]
+    out += comment("// ", lines)
+    out += [f"func {name}({params}) error {{",
+            f"\tvar hs [{n}]uintptr",
+            f"\ttiles := []*Tile{{{', '.join(op.tiles)}}}",
+            f'\tif err := resolve("pto.{name}", {op.mnemonic}Operands, tiles, hs[:]); err != nil {{',
+            "\t\treturn err",
+            "\t}",
+            f"\tc{config.name} := {config.name}.toC()",
+            f"\tdefer ptoc.Delete{config.ctype[0].upper() + config.ctype[1:]}(c{config.name})",
+            "\truntime.LockOSThread()",
+            "\tdefer runtime.UnlockOSThread()"]
+    calls = [f"ptoc.P{st.cname[1:]}(c{config.name})" for st in settings] + [f"ptoc.P{op.cname[1:]}({args})"]
+    out.append(f"\terr := check({calls[0]})")
+    for call in calls[1:]:
+        out += ["\tif err == nil {", f"\t\terr = check({call})", "\t}"]
+    return out + ["\tkeepAlive(tiles)", "\treturn err", "}"]
 
 
 def go_setting(st):
@@ -1091,10 +1280,13 @@ def gen_rust(ops):
                       else f"{t}.as_ptr() as *const std::os::raw::c_void",
                       f"{t}.len() as sys::size_t",
                       f"table_dtype::<T>({'d' if op.has_dst else op.sources[0] + '.as_ptr()'})"]
+        config = op.config
         params = op.arrange(params, [f"{a.c_name}: {a.rust_type}" for a in op.params], table_params,
-                            lambda w, count: [f"{w}: [u32; {count}]"])
+                            lambda w, count: [f"{w}: [u32; {count}]"],
+                            [f"{config.name}: &{enum_type_name(config.ctype)}"] if config else [])
         args = op.arrange(args, [a.rust_value.format(a.c_name) for a in op.attrs], table_args,
-                          lambda w, count: [f"{w}[{k}]" for k in range(count)])
+                          lambda w, count: [f"{w}[{k}]" for k in range(count)],
+                          [config.name] if config else [])
         lines = op.doc_lines("None", code=lambda c: f"`{c}`", text=rust_doc)
         if t:
             lines.append(f"`{t}` is a slice of the element encoding (`i8` ... `f32`, `u16` for `Float16` "
@@ -1117,6 +1309,9 @@ def gen_rust(ops):
         out += [""] + comment("/// ", st.doc_lines(code=lambda c: f"`{c}`", text=rust_doc))
         out += [f"pub fn {st.mnemonic}({', '.join(params)}) -> Result<()> {{",
                 f"    check(unsafe {{ sys::{st.cname}({', '.join(args)}) }})", "}"]
+    for ctype in config_types(ops):
+        out += [""] + comment("/// ", [f"`{enum_type_name(ctype)}` is " + config_summary(ctype, lambda c: f"`{c}`")])
+        out.append(f"pub type {enum_type_name(ctype)} = sys::{ctype};")
     return "\n".join(out) + "\n"
 
 
@@ -1145,13 +1340,16 @@ def gen_java(ops):
         table = [f"java.nio.ByteBuffer {op.table}"]
         # Words: an int[] of that many words, each an int's 32 bits.
         word_params = lambda w, count: [f"int[] {w}"]
+        config = op.config
         params = op.arrange([f"Tile {t}" for t in op.tiles], [f"{a.java_type} {a.c_name}" for a in op.params],
-                            table, word_params)
+                            table, word_params,
+                            [f"{enum_type_name(config.ctype)} {config.name}"] if config else [])
         where = f'"Pto.{java_name(op)}"'
         args = op.arrange([f'Tile.handleOf({t}, {where}, "{t}")' for t in op.tiles],
                           [a.java_value.format(a.c_name) for a in op.attrs],
                           [op.table, f"tableElements({op.table}, dtype)", "dtype.code()"],
-                          lambda w, count: [f"Integer.toUnsignedLong({w}[{k}])" for k in range(count)])
+                          lambda w, count: [f"Integer.toUnsignedLong({w}[{k}])" for k in range(count)],
+                          [f"{config.name} == null ? null : {config.name}.toNative()"] if config else [])
         # An Out argument: a one-element array the native call writes, its
         # element the method's result.
         lines = op.doc_lines("null", code=lambda c: f"{{@code {c}}}", text=java_doc)
@@ -1217,7 +1415,30 @@ def gen_java(ops):
                         f"        {'return ' if result else ''}{java_name(op)}({', '.join(call)});", "    }"]
     for st in parse_settings():
         out += java_setting(st)
+    for ctype in config_types(ops):
+        out += java_config_class(ops, ctype)
     return "\n".join(out[1:]) + "\n"
+
+
+def java_config_class(ops, ctype):
+    """A configuration struct's Java copy: int fields (their defaults the
+    rows' and settings'), each passed in its C field's width by toNative."""
+    fields = struct_fields(ctype)
+    defaults = config_defaults(ops, ctype)
+    name = enum_type_name(ctype)
+
+    def java_field(f):
+        first, *rest = f.split("_")
+        return first + "".join(w.capitalize() for w in rest)
+    native = {"uint8_t": "(short) ({} & 0xFF)", "uint16_t": "{} & 0xFFFF", "uint32_t": "Integer.toUnsignedLong({})"}
+    doc = config_summary(ctype, lambda c: f"{{@code {c}}}") + \
+        " Each field is passed in its C field's width (uint8_t, uint16_t, uint32_t): only its low bits."
+    out = ["", "    /**"] + comment("     * ", [doc], 100) + ["     */", f"    public static final class {name} {{"]
+    out += [f"        public int {java_field(f)}" + (f" = {defaults[f]}" if f in defaults else "") + ";"
+            for f, _ in fields]
+    out += ["", f"        {ctype} toNative() {{", f"            {ctype} c = new {ctype}();"]
+    out += [f"            c.set{f[0].upper() + f[1:]}({native[c].format(java_field(f))});" for f, c in fields]
+    return out + ["            return c;", "        }", "    }"]
 
 
 def java_setting(st):
@@ -1288,6 +1509,14 @@ def hand_bound_count():
     return f"{NUMBERS[len(HAND_BOUND)]} more " + ("is" if len(HAND_BOUND) == 1 else "are")
 
 
+def hand_bound_closing(prefix=""):
+    """The lists' closing sentence on the functions bound by hand: none
+    while HAND_BOUND is empty."""
+    if not HAND_BOUND:
+        return ""
+    return f"{hand_bound_count()} bound by hand: {hand_bound_sentence(prefix)}. "
+
+
 def settings_sentence():
     """The settings, for the lists' closing sentence."""
     names = [st.mnemonic for st in parse_settings()]
@@ -1300,9 +1529,10 @@ def gen_docs(ops):
     out = ["# The operations", "",
            f"<!-- {HEADER.replace('src/operations.def', 'src/operations.def and src/settings.def')} -->", "",
            f"The {len(ops)} operations of libpto's table (`src/operations.def`), the "
-           f"{NUMBERS[len(settings)].lower()} settings of the calling thread (`src/settings.def`) and the "
-           f"{NUMBERS[len(HAND_BOUND)].lower()} function{'' if len(HAND_BOUND) == 1 else 's'} bound by hand, "
-           "by group, as `include/pto_c.h` "
+           f"{NUMBERS[len(settings)].lower()} settings of the calling thread (`src/settings.def`)" +
+           (f" and the {NUMBERS[len(HAND_BOUND)].lower()} function{'' if len(HAND_BOUND) == 1 else 's'} "
+            "bound by hand" if HAND_BOUND else "") +
+           ", by group, as `include/pto_c.h` "
            "gives them a section each "
            "(the group's common rules at its top, each function's own at its declaration). Each "
            "iterates over dst's valid region unless its summary says otherwise; the dtypes are "
@@ -1359,8 +1589,7 @@ def gen_families(ops):
             "| group | instructions |", "|---|---|"]
     rows += [f"| {g.title} ({len(members)}) | {', '.join(op.mnemonic for op in members)} |"
              for g, members in by_group(ops)]
-    rows += ["", f"{settings_sentence()} {hand_bound_count()} bound by hand: "
-             f"{hand_bound_sentence()}. Every function, its summary and dtypes: "
+    rows += ["", f"{settings_sentence()} {hand_bound_closing()}Every function, its summary and dtypes: "
              "[docs/operations.md](docs/operations.md)."]
     return "\n".join(rows) + "\n"
 
@@ -1374,7 +1603,8 @@ def gen_header(ops):
                              80 - 5, initial_indent=" *   ", subsequent_indent=" *     ",
                              break_on_hyphens=False)
     out += comment(" * ", [settings_sentence().replace("`", "")])
-    out += comment(" * ", [f"Outside those tables, bound by hand: {hand_bound_sentence('pto_')}."])
+    if HAND_BOUND:
+        out += comment(" * ", [f"Outside those tables, bound by hand: {hand_bound_sentence('pto_')}."])
     return "\n".join(out) + "\n"
 
 

@@ -2,7 +2,11 @@
 
 package pto
 
-import "github.com/libpto/pto-go/internal/ptoc"
+import (
+	"runtime"
+
+	"github.com/libpto/pto-go/internal/ptoc"
+)
 
 var tpowOperands = []string{"dst", "base", "exp", "tmp"}
 
@@ -2814,6 +2818,48 @@ func TQuantMX(dst *Tile, src *Tile, exp *Tile, max *Tile, scaling *Tile, alg MxA
 	return err
 }
 
+var timg2colOperands = []string{"dst", "src"}
+
+// TImg2col is TIMG2COL (pto_timg2col): a window of the im2col matrix of an
+// NC1HWC0 feature map (convolution as im2col + TMATMUL), bit for bit.
+//
+// dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16,
+// BFLOAT16, FLOAT32; A2A3 INT8, FLOAT16, BFLOAT16, FLOAT32; A5 INT8, UINT8,
+// INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32.
+//
+// config is a pto_img2col_config, of which the call reads channel_size,
+// filter_h, filter_w, stride_h, stride_w, dilation_h and dilation_w; its
+// other fields are the settings' (src/settings.def), which set the calling
+// thread's registers.
+//
+// The call sets the thread's registers from config first (pto_setfmatrix,
+// pto_set_img2col_padding, pto_set_img2col_rpt: pto-isa's auto mode), then
+// runs the instruction, all on one OS thread: libpto keeps the registers per
+// thread, and a goroutine may move between threads.
+func TImg2col(dst *Tile, src *Tile, config Img2colConfig, pos_m uint16, pos_k uint16) error {
+	var hs [2]uintptr
+	tiles := []*Tile{dst, src}
+	if err := resolve("pto.TImg2col", timg2colOperands, tiles, hs[:]); err != nil {
+		return err
+	}
+	cconfig := config.toC()
+	defer ptoc.DeletePto_img2col_config(cconfig)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	err := check(ptoc.Pto_setfmatrix(cconfig))
+	if err == nil {
+		err = check(ptoc.Pto_set_img2col_padding(cconfig))
+	}
+	if err == nil {
+		err = check(ptoc.Pto_set_img2col_rpt(cconfig))
+	}
+	if err == nil {
+		err = check(ptoc.Pto_timg2col(hs[0], hs[1], cconfig, pos_m, pos_k))
+	}
+	keepAlive(tiles)
+	return err
+}
+
 // Setfmatrix is SETFMATRIX (pto_setfmatrix): the thread's img2col
 // feature-map register (height, width, four pads).
 //
@@ -2883,4 +2929,50 @@ func SetQuantVector(fp *Tile) error {
 	err := check(ptoc.Pto_set_quant_vector(hs[0]))
 	keepAlive(tiles)
 	return err
+}
+
+// Img2colConfig is pto_img2col_config (include/pto_c.h): the fields of the
+// registers that pto_setfmatrix, pto_set_img2col_padding and
+// pto_set_img2col_rpt set and those the instructions read.
+type Img2colConfig struct {
+	FmapH        uint16
+	FmapW        uint16
+	PadLeft      uint8
+	PadRight     uint8
+	PadTop       uint8
+	PadBottom    uint8
+	PadBits      uint32
+	RepeatStride uint16
+	RepeatTime   uint8
+	RepeatMode   uint8
+	StrideH      uint8
+	StrideW      uint8
+	DilationH    uint8
+	DilationW    uint8
+	FilterH      uint16
+	FilterW      uint16
+	ChannelSize  uint16
+}
+
+// toC copies c into a C struct; the caller deletes it.
+func (c *Img2colConfig) toC() ptoc.Pto_img2col_config {
+	p := ptoc.NewPto_img2col_config()
+	p.SetFmap_h(c.FmapH)
+	p.SetFmap_w(c.FmapW)
+	p.SetPad_left(c.PadLeft)
+	p.SetPad_right(c.PadRight)
+	p.SetPad_top(c.PadTop)
+	p.SetPad_bottom(c.PadBottom)
+	p.SetPad_bits(uint(c.PadBits))
+	p.SetRepeat_stride(c.RepeatStride)
+	p.SetRepeat_time(c.RepeatTime)
+	p.SetRepeat_mode(c.RepeatMode)
+	p.SetStride_h(c.StrideH)
+	p.SetStride_w(c.StrideW)
+	p.SetDilation_h(c.DilationH)
+	p.SetDilation_w(c.DilationW)
+	p.SetFilter_h(c.FilterH)
+	p.SetFilter_w(c.FilterW)
+	p.SetChannel_size(c.ChannelSize)
+	return p
 }

@@ -1,7 +1,8 @@
 // TIMG2COL and its registers (SETFMATRIX, SET_IMG2COL_PADDING,
 // SET_IMG2COL_RPT): convolution's im2col window of a feature map in
-// NC1HWC0 order (pto_c.h, "Matrix multiply"). TIMG2COL is no row of the
-// table (a configuration struct); the three SET* are settings.def's rows,
+// NC1HWC0 order (pto_c.h, "Matrix multiply"). TIMG2COL is the row
+// timg2col (its Config operand a pto_img2col_config, its window position the
+// attribute kind Img2colWindow); the three SET* are settings.def's rows,
 // their effect Apply<Camel> here.
 #include <stdint.h>
 #include <string.h>
@@ -128,7 +129,7 @@ pto_status CheckTimg2col(const pto_tile* dst, const pto_tile* src,
   v.NotNull("dst", dst).NotNull("src", src).NotNull("config", config);
   if (!v.ok()) return v.status();
   CheckPlacement(v, dst, src, profile);
-  v.DtypeAccepted(OpDtypes::kTimg2col, profile, "dst", dst).SameDtype("src", src, "dst", dst);
+  v.DtypeAccepted(OpDtypes::kTImg2col, profile, "dst", dst).SameDtype("src", src, "dst", dst);
   if (!v.ok()) return v.status();
   CheckConfig(v, *config, registers);
   v.Distinct("src", src, "dst", dst);
@@ -237,18 +238,17 @@ pto_status ApplySetImg2colRpt(const pto_img2col_config* config) {
   return PTO_OK;
 }
 
-}  // namespace ops
-}  // namespace pto
-
-extern "C" {
-
-pto_status pto_timg2col(pto_tile* dst, const pto_tile* src, const pto_img2col_config* config,
-                        uint16_t pos_m, uint16_t pos_k) {
-  const pto_profile profile = pto::CurrentProfile();
-  const pto_status status = pto::CheckTimg2col(dst, src, config, profile);
-  if (status != PTO_OK) return status;
-  pto::RunTimg2col(dst, src, *config, pto::registers, pos_m, pos_k, profile);
-  return PTO_OK;
+// The row timg2col: config its Config operand, pos_m and pos_k its
+// Img2colWindow attribute (Operands::index); its NULL operands are refused
+// before its placements (the row's NullsFirst trait).
+pto_status CheckTImg2col(const Operands& o, pto_profile profile) {
+  return CheckTimg2col(o.dst, o.src0, static_cast<const pto_img2col_config*>(o.config), profile);
 }
 
-}  // extern "C"
+void RunTImg2col(const Operands& o, pto_profile profile) {
+  RunTimg2col(o.dst, o.src0, *static_cast<const pto_img2col_config*>(o.config), registers,
+              static_cast<uint16_t>(o.index[0]), static_cast<uint16_t>(o.index[1]), profile);
+}
+
+}  // namespace ops
+}  // namespace pto

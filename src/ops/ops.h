@@ -71,6 +71,7 @@ struct Operands {
   uint32_t words[6] = {};  // Words2 / Words4 operands' words in order (trandom's key, counter)
   uint16_t* counts = nullptr;  // a Counts argument: kCounts counts, one per list (tmrgsort_lists)
   pto_tile* aux[3] = {};  // Aux / OptionalAux operands in order (tquant_hif4's exp, max, scaling)
+  const void* config = nullptr;  // a Config operand: its struct (timg2col's pto_img2col_config)
 };
 
 // How many counts a Counts argument holds (tmrgsort_lists's executed[4]).
@@ -134,6 +135,7 @@ enum class ArgRole : uint8_t {
   kWord,    // Operands::attr: a uint32_t's bits (trandom's rounds)
   kCounts,  // Operands::counts: kCounts counts written (tmrgsort_lists's executed)
   kInt,     // Operands::sat: an int after an Enum (tquant_mx's group_axis)
+  kShort,   // Operands::index, in order: a uint16_t (timg2col's pos_m, pos_k)
 };
 
 // How PTO assembly spells an attribute (attributes.def's Text): which parser

@@ -334,6 +334,7 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
                                                        const uint32_t* words,
                                                        uint16_t* counts,
                                                        pto_tile* const* aux,
+                                                       const void* config,
                                                        pto_profile profile) {
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   Operands o{dst, src0, src1, tmp, attr, scalar, sat, {index0, index1}};
@@ -345,6 +346,7 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
   memcpy(o.words, words, sizeof o.words);
   o.counts = counts;
   memcpy(o.aux, aux, sizeof o.aux);
+  o.config = config;
   if constexpr (kId == OpId::kTMov) {
     // A move into or out of the cube's memories: the cube's rules.
     if (IsCubeMove(o)) {
@@ -403,12 +405,11 @@ constexpr void (*kOwnedRuns[kOpCount])(const Operands&, pto_profile) = {
 // call (the full check stays out of line in the table).
 template <OpId kId>
 PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
-  constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   const pto_profile profile = CurrentProfile();
   if (PTO_UNLIKELY(!IsCommonCall<kId>(o, profile)))
     return CheckAndRun<kId>(o.dst, o.src0, o.src1, o.tmp, o.attr, o.scalar, o.sat, o.index[0],
                             o.index[1], o.src2, o.src3, o.src4, o.out, &o.table, o.words,
-                            o.counts, o.aux, profile);
+                            o.counts, o.aux, o.config, profile);
   return RunAccepted(kOwnedRuns[static_cast<size_t>(kId)], o, profile);
 }
 
@@ -436,6 +437,7 @@ using pto::ops::Operands;
 #define PTO_ARG_PARAM_Word(type, name) , type name
 #define PTO_ARG_PARAM_Counts(type, name) , type name
 #define PTO_ARG_PARAM_Int(type, name) , type name
+#define PTO_ARG_PARAM_Short(type, name) , type name
 #define PTO_ARG_STORE_None(name, second)
 #define PTO_ARG_STORE_Double(name, second) o.scalar = name;
 #define PTO_ARG_STORE_Index(name, second) o.index[second] = name;
@@ -446,6 +448,7 @@ using pto::ops::Operands;
 #define PTO_ARG_STORE_Out(name, second) o.out = name;
 #define PTO_ARG_STORE_Counts(name, second) o.counts = name;
 #define PTO_ARG_STORE_Int(name, second) o.sat = name;
+#define PTO_ARG_STORE_Short(name, second) o.index[second] = name;
 // A row of attributes.def as the parameters before the sources (LEAD), after
 // tmp (TRAIL), and the statements that store them.
 #define PTO_ATTR_LEAD(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \

@@ -12,7 +12,8 @@
 #                  test runs (dst = scalar * src0 + src1, rounded once): at
 #                  most 11 files
 #   tscratch_table two tile results (Dst, Dst1), a scalar out-parameter (Out)
-#                  and a table in memory (Table), no text form: at most 11 files
+#                  and a table in memory (Table), no text form, its own C and
+#                  Rust tests: at most 11 files
 # After each it checks that every changed file is a hand-edited or a
 # regenerated one, that the hand-edited ones are no more than the count, and
 # that each regenerated file is exactly what the regeneration makes of the
@@ -20,7 +21,8 @@
 # file fails). Then it builds with the bindings, runs the core tests that
 # iterate the operations, the dummy's own test, the program tests, the
 # fuzzers' corpus replays, the Python and Rust suites, and asserts that the
-# new rows ran in C, programs, Python and Rust and are bound in Go and Java.
+# new rows ran in C, programs (tscratch_table has no text form), Python and
+# Rust and are bound in Go and Java.
 # Usage: tests/ci/new-operation.sh [SCRATCH_DIR]   (default: build-ci/new-operation)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -119,7 +121,7 @@ cp -a "$tree" "$scratch/with-binary"
 # ---- a Special row with a new kind of attribute (a new C enum), no kernel of its own ----
 cat "$data/tscratch_pick.def" >> src/operations.def
 insert src/attributes.def "/* Every kind, in the order of AttrKind. */" "$data/tscratch_pick-attribute.def"
-sed -i -E '/^#define PTO_ATTRIBUTE_KINDS/,/^$/ s/(K\([A-Za-z]+\))$/\1 K(ScratchPick)/' src/attributes.def
+sed -i -E '/^#define PTO_ATTRIBUTE_KINDS/,/^$/ s/(K\([A-Za-z0-9]+\))$/\1 K(ScratchPick)/' src/attributes.def
 grep -q 'K(ScratchPick)' src/attributes.def || { echo 'new-operation: K(ScratchPick) not added to PTO_ATTRIBUTE_KINDS' >&2; exit 1; }
 insert include/pto_c.h '/* ------------------------------------------------------------------------ */\n/* Sorting' \
   "$data/tscratch_pick.h"
@@ -167,11 +169,14 @@ insert CHANGELOG.md "\n## 0.4.0" "$data/tscratch_table-changelog.md"
 # Its check and run in the src/ops/ file of its group, element_access.
 insert src/ops/element_access.cc "}  // namespace ops" "$data/tscratch_table-ops.cc"
 cp "$data/test_scratch_table.c" tests/test_scratch_table.c
+# Its Rust test: a file of the crate's tests/, which cargo finds itself.
+cp "$data/scratch_table.rs" bindings/rust/pto/tests/scratch_table.rs
 sed -i "s|^  \['ternary', 120, 0\],|  ['ternary', 120, 0],\n  ['scratch_table', 120, 0],|" tests/meson.build
 grep -q "'scratch_table', 120" tests/meson.build || { echo 'new-operation: scratch_table not added to tests/meson.build' >&2; exit 1; }
 regenerate
 check_changes tscratch_table with-fma 11 "CHANGELOG.md docs/profiles.md include/pto_c.h
-src/operations.def src/ops/element_access.cc tests/meson.build tests/test_scratch_table.c" "$generated"
+src/operations.def src/ops/element_access.cc tests/meson.build tests/test_scratch_table.c
+bindings/rust/pto/tests/scratch_table.rs" "$generated"
 
 # ---- build and test ----
 # The plumbing is under test, not the SIMD paths: the baseline target only,
@@ -186,6 +191,9 @@ meson test -C "$scratch/build" --print-errorlogs --num-processes 2 \
   fuzz-corpus-replay fuzz-program-corpus-replay \
   'bindings match src/operations.def' 'bindings match the enums of include/pto_c.h'
 meson test -C "$scratch/build" --print-errorlogs --num-processes 2 --suite python --suite rust
+# tscratch_table ran from Rust: its own test among cargo's, passed.
+grep -q '^test tscratch_table_runs_from_rust \.\.\. ok' "$scratch/build/meson-logs/testlog.txt" || {
+  echo "new-operation: tscratch_table's Rust test did not run"; exit 1; }
 # test_ops and test_program pass, and each ran the new elementwise row, not
 # just passed without it.
 "$scratch/build/tests/test_ops" > "$scratch/test_ops.log" 2>&1 || {
@@ -214,4 +222,5 @@ python=$(meson introspect --tests "$scratch/build" |
            python3 -c 'import json, sys; print(next(t["cmd"][0] for t in json.load(sys.stdin) if t["name"] == "pytest"))')
 PYTHONPATH="$scratch/build/bindings/python" "$python" "$data/check.py"
 echo "new-operation: tscratch, tscratch_pick, tscratch_fma and tscratch_table built, bound and tested" \
-     "in C, programs (but tscratch_table: no text form), Python and Rust"
+     "in C, programs (but tscratch_table: no text form), Python and Rust (tscratch_table by its own" \
+     "test), bound in Go and Java"

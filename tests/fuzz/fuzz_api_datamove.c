@@ -170,7 +170,8 @@ void fuzz_sequence(reader *r, state *st) {
     fuzz_quant_hif4(dst, descending);
 }
 
-/* timg2col (bound by hand, so no opcode of its own) on treshape's operands:
+/* timg2col (its row's opcode is fuzz_special's, whose call passes a NULL
+ * config; the config is fuzzed here) on treshape's operands:
  * a feature map of 1 x (1 or 2) pixels of src's valid cols channels (C1 = 1),
  * a 1 x 1 filter, and by `choice` one broken field (stride, filter, channel
  * count) or none. NULLs, each profile's locations and layouts, dtypes,

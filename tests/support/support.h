@@ -169,6 +169,9 @@ bool op_tested_apart(op_id op);
 #define PTO_TEST_OPERAND_TableDst(position)
 /* A further destination (tquant_hif4's exp, max, scaling): tmp. */
 #define PTO_TEST_OPERAND_Aux(position) , tmp
+/* A configuration struct (timg2col's): NULL, which the row refuses first;
+ * its own tests (test_img2col.c) pass one. */
+#define PTO_TEST_OPERAND_Config(position) , NULL
 /* 32-bit words (trandom's key and counter): 1, 2 ... in order. */
 #define PTO_TEST_OPERAND_Words2(position) , 1u, 2u
 #define PTO_TEST_OPERAND_Words4(position) , 3u, 4u, 5u, 6u
@@ -193,6 +196,7 @@ bool op_tested_apart(op_id op);
 #define PTO_TEST_ARG_Word(test) , test
 #define PTO_TEST_ARG_Counts(test) , op_counts
 #define PTO_TEST_ARG_Int(test) , test
+#define PTO_TEST_ARG_Short(test) , test
 #define PTO_TEST_ATTR_ARGS(Kind, Leads, Values, Text, R0, T0, N0, B0, D0, E0, R1, T1, N1, B1, D1, E1) \
     PTO_TEST_ARG_##R0(E0) PTO_TEST_ARG_##R1(E1)
 #define PTO_TEST_ATTR_LEAD(Kind, Leads, ...) PTO_TEST_LEAD_##Leads(PTO_TEST_ATTR_ARGS(Kind, Leads, __VA_ARGS__))

@@ -78,7 +78,6 @@ from ._enums import *  # noqa: F401,F403  (every enum of include/pto_c.h, genera
 from ._enums import DType, Layout, Location, Profile, Status
 from ._operations import *  # noqa: F401,F403  (one function per operation of src/operations.def)
 from ._pto import get_profile as _get_profile, simd_target
-from ._pto import timg2col  # a config struct
 
 # tmov_fp_ex's flags (include/pto_c.h's PTO_FIXPIPE_*), combined with |.
 FIXPIPE_RELU = 1  # the fixpipe's relu before the rounding (ReluPreMode::NormalRelu)
@@ -91,7 +90,6 @@ __all__ = [
     "FIXPIPE_RELU",
     "FIXPIPE_CAST",
     "FIXPIPE_STORE",
-    "timg2col",
     "Tile",
     "Buffer",
     "set_profile",

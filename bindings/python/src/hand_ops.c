@@ -1,5 +1,5 @@
-/* Instructions whose operands fit no row of src/operations.def, written here
- * as timg2col is in module.c: MGATHER's and MSCATTER's modes (pto_mgather_oob,
+/* Modes of instructions whose operands fit no row of src/operations.def:
+ * MGATHER's and MSCATTER's modes (pto_mgather_oob,
  * pto_mscatter_ex: a table in the caller's memory, any C-contiguous buffer,
  * a numpy array through pto.mgather_oob / pto.mscatter_ex, which check its
  * dtype first; mgather and mscatter are rows). They keep the GIL, so no tile

@@ -83,47 +83,10 @@ static PyObject *mod_board_mode(PyObject *module, PyObject *unused) {
     return PyBool_FromLong(pto_board_mode());
 }
 
-/* img2col's arguments: n fields of pto_img2col_config, each an int in [0,
- * maximum] or, when not given (NULL), its default. */
-static int img2col_fields(PyObject *const *a, const char *const *names, const uint32_t *defaults,
-                          const uint32_t *maxima, int n, uint32_t *out) {
-    for (int i = 0; i < n; ++i) {
-        out[i] = defaults[i];
-        if (a[i] != NULL && as_uint32(a[i], names[i], &out[i]) < 0) return -1;
-        if (out[i] > maxima[i]) {
-            PyErr_Format(PyExc_ValueError, "%s must be in [0, %u]", names[i], (unsigned)maxima[i]);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* timg2col(dst, src, channel_size, filter_h=1, filter_w=1, stride_h=1,
- * stride_w=1, dilation_h=1, dilation_w=1, pos_m=0, pos_k=0): pto_timg2col
- * under the thread's registers; returns dst. */
-static PyObject *mod_timg2col(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)module;
-    static const char *const names[] = {"dst", "src", "channel_size", "filter_h", "filter_w", "stride_h",
-                                        "stride_w", "dilation_h", "dilation_w", "pos_m", "pos_k"};
-    static const uint32_t defaults[] = {0, 1, 1, 1, 1, 1, 1, 0, 0};
-    static const uint32_t maxima[] = {65535, 65535, 65535, 255, 255, 255, 255, 65535, 65535};
-    PyObject *a[11];
-    uint32_t v[9];
-    if (parse_fastcall("timg2col", names, 3, 11, args, nargs, kwnames, a) < 0) return NULL;
-    pto_tile *dst = NULL, *src = NULL;
-    if (tile_arg(a[0], "timg2col", "dst", &dst) < 0 || tile_arg(a[1], "timg2col", "src", &src) < 0 ||
-        img2col_fields(a + 2, names + 2, defaults, maxima, 9, v) < 0)
-        return NULL;
-    pto_img2col_config c = {0};
-    c.channel_size = (uint16_t)v[0], c.filter_h = (uint16_t)v[1], c.filter_w = (uint16_t)v[2];
-    c.stride_h = (uint8_t)v[3], c.stride_w = (uint8_t)v[4];
-    c.dilation_h = (uint8_t)v[5], c.dilation_w = (uint8_t)v[6];
-    return status_result(pto_timg2col(dst, src, &c, (uint16_t)v[7], (uint16_t)v[8]), a[0]);
-}
-
 /* The operations' and settings' functions are operations.c's
  * operation_methods, hand_ops.c's and thread_settings.c's, added by
- * PyInit__pto; timg2col is here. */
+ * PyInit__pto (timg2col among the operations: its configuration struct is
+ * its row's Config operand). */
 static PyMethodDef module_methods[] = {
     {"version", mod_version, METH_NOARGS, "version()\n--\n\nThe library's version, pto_version_string()."},
     {"simd_target", mod_simd_target, METH_NOARGS,
@@ -145,11 +108,6 @@ static PyMethodDef module_methods[] = {
      "occurrence a warning on stderr, instead of raising."},
     {"board_mode", mod_board_mode, METH_NOARGS,
      "board_mode()\n--\n\nThe calling thread's board mode; False until set."},
-    {"timg2col", (PyCFunction)(void (*)(void))mod_timg2col, METH_FASTCALL | METH_KEYWORDS,
-     "timg2col(dst, src, channel_size, filter_h=1, filter_w=1, stride_h=1, stride_w=1,\n"
-     "         dilation_h=1, dilation_w=1, pos_m=0, pos_k=0)\n--\n\n"
-     "TIMG2COL (pto_timg2col): dst's valid region = the im2col window at (pos_m, pos_k) of\n"
-     "src's NC1HWC0 feature map under the thread's registers, bit for bit. Returns dst."},
     {"_register", mod_register, METH_VARARGS,
      "_register(dtypes, status, profiles, error, error_classes)\n--\n\n"
      "Called once by the pto package: the enum members and exception classes the C layer\n"

@@ -15,6 +15,10 @@
 #define MAX_ATTRS 2
 /* The most words a row's Words operands take (trandom: a key of 2, a counter of 4). */
 #define MAX_WORDS 6
+/* The most fields of a Config operand the call takes (timg2col: 7). */
+#define MAX_FIELDS 8
+/* The most arguments of one call. */
+#define MAX_ARGS (MAX_OPERANDS + MAX_ATTRS + MAX_FIELDS + 1)
 
 /* The operands of one call: their handles, and the tile objects pinned while
  * the kernel runs without the GIL. */
@@ -89,6 +93,7 @@ typedef struct {
     uint16_t *counts; /* ATTR_BOOL_COUNTS: where it writes its four counts */
     uint32_t w;  /* ATTR_WORD: a 32-bit word (trandom's rounds) */
     uint32_t words[MAX_WORDS]; /* a row's Words operands, in order (trandom's key and counter) */
+    uint32_t fields[MAX_FIELDS]; /* a Config operand's fields, in the row's order (timg2col's) */
     void *table; /* a table row's table (mgather's, mscatter's): its memory, */
     size_t table_elements; /* its elements */
     int table_dtype;       /* and their dtype */
@@ -101,7 +106,8 @@ typedef struct {
  * an enum and an offset (tgather_cmp's mode and offset); ATTR_INDEX_OUT: an
  * offset and the result the function returns instead of dst (tgetval's);
  * ATTR_BOOL_COUNTS: a truth value and four counts the function returns
- * instead of dst, a tuple of ints (tmrgsort_lists's exhausted, executed). */
+ * instead of dst, a tuple of ints (tmrgsort_lists's exhausted, executed);
+ * ATTR_SHORT_PAIR: two uint16_t in n and m (timg2col's pos_m, pos_k). */
 typedef enum {
     ATTR_NONE,
     ATTR_ENUM,
@@ -114,7 +120,8 @@ typedef enum {
     ATTR_ENUM_INDEX,
     ATTR_INDEX_OUT,
     ATTR_WORD,
-    ATTR_BOOL_COUNTS
+    ATTR_BOOL_COUNTS,
+    ATTR_SHORT_PAIR
 } attr_kind;
 
 static Py_ssize_t attr_count(attr_kind kind) {
@@ -131,12 +138,14 @@ static Py_ssize_t attr_count(attr_kind kind) {
  * attribute at attr_at: after the tiles, or after dst where the C function
  * takes it first), how many are tiles and how many are required, the
  * attribute's kind and default, and a table row's table: its argument's
- * place (table_at, -1 for none) and whether the row writes it. */
+ * place (table_at, -1 for none) and whether the row writes it; a Config
+ * row's fields: where they start (config_at, -1 for none), how many, each
+ * one's default and maximum. */
 typedef struct {
     const char *name;
     const char *cname;
     pto_status (*call)(pto_tile *const *tiles, attr_value attr);
-    const char *names[MAX_OPERANDS + MAX_ATTRS + 1];
+    const char *names[MAX_ARGS];
     Py_ssize_t tiles;
     Py_ssize_t required;
     attr_kind attr;
@@ -147,7 +156,28 @@ typedef struct {
     Py_ssize_t words_at; /* the first Words operand's argument, -1 for none */
     int word_operands;   /* how many, each word_counts[k] words */
     int word_counts[2];
+    Py_ssize_t config_at;
+    int config_fields;
+    uint32_t field_default[MAX_FIELDS];
+    uint32_t field_max[MAX_FIELDS];
 } operation_def;
+
+/* An int in [0, maximum] (a Config's field, a uint16_t): a ValueError past it. */
+static int bounded_uint(PyObject *o, const char *name, uint32_t maximum, uint32_t *out) {
+    if (as_uint32(o, name, out) < 0) return -1;
+    if (*out > maximum) {
+        PyErr_Format(PyExc_ValueError, "%s must be in [0, %lu]", name, (unsigned long)maximum);
+        return -1;
+    }
+    return 0;
+}
+
+static int short_arg(PyObject *o, const char *name, size_t *out) {
+    uint32_t v = 0;
+    if (bounded_uint(o, name, UINT16_MAX, &v) < 0) return -1;
+    *out = v;
+    return 0;
+}
 
 static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
     const char *name = op->names[op->attr_at];
@@ -172,6 +202,8 @@ static int attr_arg(const operation_def *op, PyObject *o, attr_value *out) {
         return as_uint32(o, name, &out->w);
     case ATTR_BOOL_COUNTS: /* any object's truth value */
         return (out->i = PyObject_IsTrue(o)) < 0 ? -1 : 0;
+    case ATTR_SHORT_PAIR:
+        return short_arg(o, name, &out->n);
     }
     return 0;
 }
@@ -230,8 +262,9 @@ static int word_operands(const operation_def *op, PyObject *const *a, attr_value
 /* An operation's METH_FASTCALL | METH_KEYWORDS function, given its table entry. */
 static PyObject *run_operation(const operation_def *op, PyObject *const *args, Py_ssize_t nargs,
                                PyObject *kwnames) {
-    PyObject *a[MAX_OPERANDS + MAX_ATTRS + 1];
-    const Py_ssize_t nmax = op->tiles + attr_count(op->attr) + (op->table_at >= 0) + op->word_operands;
+    PyObject *a[MAX_ARGS];
+    const Py_ssize_t nmax =
+        op->tiles + attr_count(op->attr) + (op->table_at >= 0) + op->word_operands + op->config_fields;
     if (parse_fastcall(op->name, op->names, op->required, nmax, args, nargs, kwnames, a) < 0) return NULL;
     attr_value attr = op->attr_default;
     if (op->attr != ATTR_NONE && a[op->attr_at] != NULL && attr_arg(op, a[op->attr_at], &attr) < 0) return NULL;
@@ -248,18 +281,29 @@ static PyObject *run_operation(const operation_def *op, PyObject *const *args, P
     if (op->attr == ATTR_ENUM_INDEX && a[op->attr_at + 1] != NULL &&
         as_size(a[op->attr_at + 1], op->names[op->attr_at + 1], &attr.n) < 0)
         return NULL;
+    if (op->attr == ATTR_SHORT_PAIR && a[op->attr_at + 1] != NULL &&
+        short_arg(a[op->attr_at + 1], op->names[op->attr_at + 1], &attr.m) < 0)
+        return NULL;
+    /* A Config's fields: each given one in [0, its C type's maximum]. */
+    for (int k = 0; k < op->config_fields; ++k) {
+        attr.fields[k] = op->field_default[k];
+        PyObject *o = a[op->config_at + k];
+        if (o != NULL && bounded_uint(o, op->names[op->config_at + k], op->field_max[k], &attr.fields[k]) < 0)
+            return NULL;
+    }
     if (op->attr == ATTR_INDEX_DOUBLE && a[op->attr_at + 1] != NULL) {
         attr.d = PyFloat_AsDouble(a[op->attr_at + 1]);
         if (attr.d == -1.0 && PyErr_Occurred()) return NULL;
     }
     if (op->word_operands > 0 && word_operands(op, a, &attr) < 0) return NULL;
-    /* The tiles and their names, the attribute's and the words' arguments taken out. */
+    /* The tiles and their names, the attribute's, the words' and the fields' arguments taken out. */
     const Py_ssize_t attr_args = attr_count(op->attr);
     PyObject *tiles[MAX_OPERANDS];
     const char *tile_names[MAX_OPERANDS];
     for (Py_ssize_t i = 0, k = 0; i < nmax; ++i) {
         if ((i >= op->attr_at && i < op->attr_at + attr_args) || i == op->table_at ||
-            (op->words_at >= 0 && i >= op->words_at && i < op->words_at + op->word_operands))
+            (op->words_at >= 0 && i >= op->words_at && i < op->words_at + op->word_operands) ||
+            (op->config_at >= 0 && i >= op->config_at && i < op->config_at + op->config_fields))
             continue;
         tiles[k] = a[i];
         tile_names[k++] = op->names[i];

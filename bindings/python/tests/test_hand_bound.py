@@ -287,6 +287,34 @@ def test_tquant_hif4_is_a_row():
         pto.tquant_hif4(dst, src, None)
 
 
+def test_timg2col_is_a_row():
+    # Generated from its row of src/operations.def (config a Config operand,
+    # its fields the keywords; pos_m and pos_k the attribute kind
+    # Img2colWindow), not bound by hand: the extension's function itself,
+    # its keywords and defaults, positional fields, the C types' ranges.
+    assert pto.timg2col is pto._pto.timg2col
+    params = inspect.signature(pto.timg2col).parameters
+    assert list(params) == ["dst", "src", "channel_size", "filter_h", "filter_w", "stride_h", "stride_w",
+                            "dilation_h", "dilation_w", "pos_m", "pos_k"]
+    assert params["channel_size"].default is inspect.Parameter.empty
+    assert [params[n].default for n in list(params)[3:]] == [1, 1, 1, 1, 1, 1, 0, 0]
+    src = pto.Tile.from_numpy(np.array([[1], [2], [3], [4]], np.uint32))
+    dst = pto.Tile(D.UINT32, 1, 4)
+    pto.setfmatrix(2, 2)
+    pto.set_img2col_padding(0)
+    pto.set_img2col_rpt()
+    assert pto.timg2col(dst, src, 1, 2, 2) is dst
+    assert dst.numpy().tolist() == [[1, 2, 3, 4]]
+    assert pto.timg2col(dst, src, 1, 2, 2, pos_k=1) is dst
+    assert dst.numpy().tolist() == [[2, 3, 4, 0]]
+    with pytest.raises(ValueError, match="stride_w"):
+        pto.timg2col(dst, src, 1, stride_w=256)
+    with pytest.raises(ValueError, match="pos_m"):
+        pto.timg2col(dst, src, 1, pos_m=65536)
+    with pytest.raises(TypeError):
+        pto.timg2col(dst, src)
+
+
 def test_table_checks():
     dst = pto.Tile(D.FLOAT32, 1, 4)
     idx = pto.Tile.from_numpy(np.array([[0, 1, 2, 3]], np.int32))

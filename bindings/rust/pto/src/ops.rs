@@ -58,27 +58,6 @@ mod sealed {
 // src/operations.def" test fails when the committed file is out of date).
 include!("ops_generated.rs");
 
-/// `pto_img2col_config`: the feature map and its padding (SETFMATRIX), the pad
-/// element's bits in dst's dtype (SET_IMG2COL_PADDING), the repeat
-/// (SET_IMG2COL_RPT) and TIMG2COL's own fields (include/pto_c.h, "Matrix
-/// multiply"). The settings setfmatrix, set_img2col_padding and
-/// set_img2col_rpt (generated from src/settings.def) take it too.
-pub type Img2colConfig = sys::pto_img2col_config;
-
-/// TIMG2COL (`pto_timg2col`): dst's valid region = the im2col window at
-/// (`pos_m`, `pos_k`) of src's NC1HWC0 feature map under this thread's
-/// registers and `config`'s strides, dilations, filter and channels, bit for
-/// bit (a matrix multiply's a for a convolution).
-pub fn timg2col(
-    dst: &mut impl Operand,
-    src: &impl Operand,
-    config: &Img2colConfig,
-    pos_m: u16,
-    pos_k: u16,
-) -> Result<()> {
-    check(unsafe { sys::pto_timg2col(dst.as_ptr(), src.as_ptr(), config, pos_m, pos_k) })
-}
-
 /// The flags of [`tmov_fp_ex`] (`pto_c.h`'s `PTO_FIXPIPE_*`), combined with `|`:
 /// the fixpipe's relu before the conversion's rounding (ReluPreMode::NormalRelu).
 pub const FIXPIPE_RELU: u32 = 1;

@@ -2756,6 +2756,28 @@ pub fn tquant_mx(
     })
 }
 
+/// TIMG2COL (`pto_timg2col`): a window of the im2col matrix of an NC1HWC0
+/// feature map (convolution as im2col + TMATMUL), bit for bit.
+///
+/// dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16,
+/// BFLOAT16, FLOAT32; A2A3 INT8, FLOAT16, BFLOAT16, FLOAT32; A5 INT8,
+/// UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16, FLOAT32.
+///
+/// `config` is a `pto_img2col_config`, of which the call reads
+/// `channel_size`, `filter_h`, `filter_w`, `stride_h`, `stride_w`,
+/// `dilation_h` and `dilation_w`; its other fields are the settings'
+/// (src/settings.def), which set the calling thread's registers.
+pub fn timg2col(
+    dst: &mut impl Operand,
+    src: impl Source,
+    config: &Img2colConfig,
+    pos_m: u16,
+    pos_k: u16,
+) -> Result<()> {
+    let d = dst.as_ptr();
+    check(unsafe { sys::pto_timg2col(d, src.source_ptr(d), config, pos_m, pos_k) })
+}
+
 /// SETFMATRIX (`pto_setfmatrix`): the thread's img2col feature-map register
 /// (height, width, four pads).
 ///
@@ -2803,3 +2825,8 @@ pub fn set_quant_scalar(scale: f32, dtype: DType) -> Result<()> {
 pub fn set_quant_vector(fp: &impl Operand) -> Result<()> {
     check(unsafe { sys::pto_set_quant_vector(fp.as_ptr()) })
 }
+
+/// `Img2colConfig` is `pto_img2col_config` (include/pto_c.h): the fields of
+/// the registers that `pto_setfmatrix`, `pto_set_img2col_padding` and
+/// `pto_set_img2col_rpt` set and those the instructions read.
+pub type Img2colConfig = sys::pto_img2col_config;

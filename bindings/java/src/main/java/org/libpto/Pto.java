@@ -3102,6 +3102,30 @@ public final class Pto {
     }
 
     /**
+     * TIMG2COL ({@code pto_timg2col}): a window of the im2col matrix of an NC1HWC0 feature
+     * map (convolution as im2col + TMATMUL), bit for bit.
+     * <p>dst's dtypes: HOST INT8, UINT8, INT16, UINT16, INT32, UINT32, FLOAT16, BFLOAT16,
+     * FLOAT32; A2A3 INT8, FLOAT16, BFLOAT16, FLOAT32; A5 INT8, UINT8, INT16, UINT16, INT32,
+     * UINT32, FLOAT16, BFLOAT16, FLOAT32.
+     * <p>{@code config} is a {@code pto_img2col_config}, of which the call reads {@code
+     * channel_size}, {@code filter_h}, {@code filter_w}, {@code stride_h}, {@code stride_w},
+     * {@code dilation_h} and {@code dilation_w}; its other fields are the settings'
+     * (src/settings.def), which set the calling thread's registers.
+     */
+    public static void timg2col(Tile dst, Tile src, Img2colConfig config, int pos_m, int pos_k) {
+        try {
+            PtoNative.pto_timg2col(Tile.handleOf(dst, "Pto.timg2col", "dst"),
+                    Tile.handleOf(src, "Pto.timg2col", "src"),
+                    config == null ? null : config.toNative(),
+                    pos_m & 0xFFFF,
+                    pos_k & 0xFFFF);
+        } finally {
+            Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(src);
+        }
+    }
+
+    /**
      * SETFMATRIX ({@code pto_setfmatrix}): the thread's img2col feature-map register
      * (height, width, four pads).
      * <p>A setting of the calling OS thread: later instructions on the same thread read it,
@@ -3159,28 +3183,30 @@ public final class Pto {
             Reference.reachabilityFence(fp);
         }
     }
-    // gen-operations:end
-
-    /** {@link #tmovFpEx}'s flag: the fixpipe's relu before the rounding (ReluPreMode::NormalRelu). */
-    public static final int FIXPIPE_RELU = 1;
-    /** {@link #tmovFpEx}'s flag: no quantisation word ({@code fp} null), the fixpipe's cast modes. */
-    public static final int FIXPIPE_CAST = 2;
-    /** {@link #tmovFpEx}'s flag: TSTORE's pairs, which add FLOAT32 -> FLOAT32 scaled. */
-    public static final int FIXPIPE_STORE = 4;
 
     /**
-     * {@code pto_img2col_config}: the feature map and its padding (SETFMATRIX), the pad element's
-     * bits in dst's dtype (SET_IMG2COL_PADDING), the repeat (SET_IMG2COL_RPT) and TIMG2COL's own
-     * fields (include/pto_c.h, "Matrix multiply"). Each field is stored in the C field's width
-     * (uint8_t, uint16_t, uint32_t): only its low bits are passed.
+     * {@code pto_img2col_config} (include/pto_c.h): the fields of the registers that {@code
+     * pto_setfmatrix}, {@code pto_set_img2col_padding} and {@code pto_set_img2col_rpt} set
+     * and those the instructions read. Each field is passed in its C field's width (uint8_t,
+     * uint16_t, uint32_t): only its low bits.
      */
     public static final class Img2colConfig {
-        public int fmapH, fmapW;
-        public int padLeft, padRight, padTop, padBottom;
+        public int fmapH;
+        public int fmapW;
+        public int padLeft = 0;
+        public int padRight = 0;
+        public int padTop = 0;
+        public int padBottom = 0;
         public int padBits;
-        public int repeatStride, repeatTime = 1, repeatMode;
-        public int strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
-        public int filterH = 1, filterW = 1;
+        public int repeatStride = 0;
+        public int repeatTime = 1;
+        public int repeatMode = 0;
+        public int strideH = 1;
+        public int strideW = 1;
+        public int dilationH = 1;
+        public int dilationW = 1;
+        public int filterH = 1;
+        public int filterW = 1;
         public int channelSize;
 
         pto_img2col_config toNative() {
@@ -3205,23 +3231,14 @@ public final class Pto {
             return c;
         }
     }
+    // gen-operations:end
 
-    /**
-     * TIMG2COL ({@code pto_timg2col}): dst's valid region = the im2col window at (posM, posK) of
-     * src's NC1HWC0 feature map under this thread's registers and config's strides, dilations,
-     * filter and channels, bit for bit (a matrix multiply's a for a convolution). posM and posK
-     * are passed as uint16_t.
-     */
-    public static void timg2col(Tile dst, Tile src, Img2colConfig config, int posM, int posK) {
-        try {
-            PtoNative.pto_timg2col(Tile.handleOf(dst, "Pto.timg2col", "dst"),
-                    Tile.handleOf(src, "Pto.timg2col", "src"),
-                    config == null ? null : config.toNative(), posM & 0xFFFF, posK & 0xFFFF);
-        } finally {
-            Reference.reachabilityFence(dst);
-            Reference.reachabilityFence(src);
-        }
-    }
+    /** {@link #tmovFpEx}'s flag: the fixpipe's relu before the rounding (ReluPreMode::NormalRelu). */
+    public static final int FIXPIPE_RELU = 1;
+    /** {@link #tmovFpEx}'s flag: no quantisation word ({@code fp} null), the fixpipe's cast modes. */
+    public static final int FIXPIPE_CAST = 2;
+    /** {@link #tmovFpEx}'s flag: TSTORE's pairs, which add FLOAT32 -> FLOAT32 scaled. */
+    public static final int FIXPIPE_STORE = 4;
 
     /**
      * MGATHER with the page's GatherOOB ({@code pto_mgather_oob}): as {@link #mgather}, except
