@@ -23,6 +23,7 @@
 
 #include <type_traits>
 
+#include "hwy/cache_control.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "src/kernels/kernels.h"
@@ -37,7 +38,7 @@ namespace pto::kernels {
 // The thread's buffer of kMatmulPackBytes for the packed blocks of the large
 // products (MatmulPacked), or NULL where it cannot be had (those products
 // then run on the tiles in place: the same chains).
-constexpr size_t kMatmulPackBytes = size_t{2} * 256 * 256 * 4;
+constexpr size_t kMatmulPackBytes = size_t{2} * 512 * 256 * 4;
 void* MatmulPackBuffer();
 }  // namespace pto::kernels
 #endif  // PTO_KERNELS_MATMUL_PACK_BUFFER_
@@ -61,10 +62,24 @@ void MatmulPanel(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T
   const size_t width = 2 * hn::Lanes(d);
   constexpr size_t kMaxWidth = 2 * HWY_MAX_BYTES / sizeof(T);
   HWY_ALIGN T strip[kStripK * kMaxWidth];
+  // Each row block asks for its share of the next strip's rows of b, so
+  // that they are on their way (a page or more apart, they are beyond the
+  // hardware's prefetchers) when that strip is packed.
+  const size_t row_blocks = (m + BlockRows() - 1) / BlockRows();
+  const size_t share = (k_count + row_blocks - 1) / row_blocks;
   size_t j = 0;
   for (; j + width <= n; j += width) {
     PackStrip(d, k_count, b + j, ldb, strip);
+    const TB* next = j + 2 * width <= n ? b + j + width : nullptr;
     ForRowBlocks<BlockRows()>(m, [&](auto rows, size_t i) {
+      if (next != nullptr) {
+        const size_t first = i / BlockRows() * share;
+        const size_t last = HWY_MIN(first + share, k_count);
+        for (size_t k = first; k < last; ++k) {
+          hwy::Prefetch(next + k * ldb);
+          hwy::Prefetch(next + k * ldb + width - 1);
+        }
+      }
       Block<decltype(rows)::value, 2>(d, k_count, dst + i * ldd + j, ldd, width / 2, a + i * lda,
                                       lda, strip, width);
     });
@@ -181,17 +196,19 @@ HWY_INLINE void CopyRows(size_t rows, size_t cols, const T* from, size_t ld_from
 // The cache blocks above on packed copies, for float32 products of at
 // least kPackRows rows and more than kPackMinK k (the widened blocks of the
 // narrow, 8-bit and MX sources, 64 k at most, are contiguous already): each
-// kChunkM x kPanelN block of dst copied into a contiguous block (rows
-// kPanelN elements apart) for the whole of k, and each kChunkM x kStripK
-// block of a copied likewise (rows kStripK apart) before its panel. A large
-// matrix's rows lie a multiple of 4 KiB apart (1024 or 4096 float32
-// columns), which maps the eight rows of a register block, and every eighth
-// to thirty-second row of a cache block, to the same sets of the first- and
-// second-level caches: in place, a's and dst's rows evict each other and
-// b's strip. The copies are exact and the panels of k still run in order,
-// so every chain is the plain loop's.
-constexpr size_t kPackRows = 16, kPackMinK = 64;
-static_assert(kChunkM * (kPanelN + kStripK) * 4 <= kernels::kMatmulPackBytes, "packed blocks");
+// block of kPackChunkM rows x kPanelN columns of dst is copied into a
+// contiguous block (rows kPanelN elements apart) for the whole of k, and
+// its rows of a likewise a panel of kStripK k at a time (rows kStripK
+// apart), the two 1 MiB in all, in the second-level cache (2 MiB a core on
+// the Xeons of docs/performance.md; twice kChunkM's rows halve the times b
+// is packed). A large matrix's rows lie a multiple of 4 KiB apart (1024 or
+// 4096 float32 columns), which maps the eight rows of a register block, and
+// every eighth to thirty-second row of a cache block, to the same sets of
+// the first- and second-level caches: in place, a's and dst's rows evict
+// each other and b's strip. The copies are exact and the panels of k still
+// run in order, so every chain is the plain loop's.
+constexpr size_t kPackRows = 16, kPackMinK = 64, kPackChunkM = 512;
+static_assert(kPackChunkM * (kPanelN + kStripK) * 4 <= kernels::kMatmulPackBytes, "packed blocks");
 
 void MatmulPacked(size_t m, size_t k_count, size_t n, float* dst, size_t ldd, const float* a,
                   size_t lda, const float* b, size_t ldb, float* packed) {
