@@ -84,15 +84,15 @@ typedef struct {
  * crosses every block of the narrow types' widening (32 rows, 64 k, 128
  * cols), one that crosses float32's cache panels (256 k, 256 cols) with a
  * remainder in both, and one that crosses its chunks of 256 rows. Float32
- * products of 16 rows and more than 64 k run on packed copies of a's and
- * dst's blocks: 37 x 70 x 130 and the last three shapes cross them with
- * row, column and lane tails, padded strides, a second panel of k
- * (20 x 260), of columns (17 x 270) and a second chunk of rows (258). */
+ * products of 16 rows and more than 256 k run on packed copies of a's and
+ * dst's blocks: the last two shapes cross them with row, column and lane
+ * tails, padded strides, a second panel of k and one of columns
+ * (test_alloc_failure compares a larger one with the in-place path). */
 static const mkn kShapes[] = {
     {1, 1, 1, 0},     {3, 5, 7, 0},     {4, 16, 16, 0},   {5, 33, 17, 2},   {6, 9, 40, 1},
     {7, 64, 33, 3},   {17, 31, 48, 0},  {2, 0, 9, 1},     {9, 128, 5, 0},   {37, 70, 130, 1},
     {6, 300, 270, 1}, {15, 40, 70, 1},  {23, 19, 100, 0}, {262, 9, 35, 0},  {20, 260, 40, 3},
-    {17, 65, 270, 2}, {258, 66, 18, 1},
+    {16, 257, 258, 1},
 };
 
 typedef struct {

@@ -194,8 +194,9 @@ HWY_INLINE void CopyRows(size_t rows, size_t cols, const T* from, size_t ld_from
 }
 
 // The cache blocks above on packed copies, for float32 products of at
-// least kPackRows rows and more than kPackMinK k (the widened blocks of the
-// narrow, 8-bit and MX sources, 64 k at most, are contiguous already): each
+// least kPackRows rows and more than one panel of k (with one, dst is read
+// and written once a strip in place too, and the copies cost more than they
+// save: 16 x 128 x 256 took 1.3x as long packed): each
 // block of kPackChunkM rows x kPanelN columns of dst is copied into a
 // contiguous block (rows kPanelN elements apart) for the whole of k, and
 // its rows of a likewise a panel of kStripK k at a time (rows kStripK
@@ -207,7 +208,7 @@ HWY_INLINE void CopyRows(size_t rows, size_t cols, const T* from, size_t ld_from
 // the first- and second-level caches: in place, a's and dst's rows evict
 // each other and b's strip. The copies are exact and the panels of k still
 // run in order, so every chain is the plain loop's.
-constexpr size_t kPackRows = 16, kPackMinK = 64, kPackChunkM = 512;
+constexpr size_t kPackRows = 16, kPackChunkM = 512;
 static_assert(kPackChunkM * (kPanelN + kStripK) * 4 <= kernels::kMatmulPackBytes, "packed blocks");
 
 void MatmulPacked(size_t m, size_t k_count, size_t n, float* dst, size_t ldd, const float* a,
@@ -244,7 +245,7 @@ void MatmulTyped(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T
     if (m == 1) return GemvStream<T>(k_count, n, dst, a, b, ldb);
   }
   if constexpr (std::is_same_v<T, float> && !kWiden) {
-    if (m >= kPackRows && k_count > kPackMinK) {
+    if (m >= kPackRows && k_count > kStripK) {
       float* packed = static_cast<float*>(kernels::MatmulPackBuffer());
       if (packed != nullptr) return MatmulPacked(m, k_count, n, dst, ldd, a, lda, b, ldb, packed);
     }

@@ -239,13 +239,15 @@ void TestBuffersAndPlacedTiles(void**) {
   pto::testing::FailNthAllocation(0);
 }
 
-// A float32 product of 16 rows or more takes its packed blocks from a
-// buffer the thread allocates at its first such product and keeps. Where
-// that allocation fails, the product runs on the tiles in place: it still
-// succeeds, with the same bits. Each run is on a thread of its own, so that
-// the buffer is allocated (or refused) there.
+// A float32 product of 16 rows or more and more than 256 k takes its packed
+// blocks from a buffer the thread allocates at its first such product and
+// keeps. Where that allocation fails, the product runs on the tiles in
+// place: it still succeeds, with the same bits. Each run is on a thread of
+// its own, so that the buffer is allocated (or refused) there.
 void TestMatmulPackBuffer(void**) {
-  const uint32_t m = 40, k = 300, n = 50, pad = 3;  // panels of k, row and lane tails
+  // Two chunks of rows (512), two panels of k and of columns (256), row and
+  // lane tails, padded strides.
+  const uint32_t m = 520, k = 300, n = 270, pad = 3;
   pto_tile *a = nullptr, *b = nullptr, *packed = nullptr, *in_place = nullptr;
   assert_int_equal(pto_tile_create(PTO_FLOAT32, m + pad, k + pad, &a), PTO_OK);
   assert_int_equal(pto_tile_create(PTO_FLOAT32, k + pad, n + pad, &b), PTO_OK);
