@@ -83,11 +83,15 @@ typedef struct {
  * tail (the last columns' zero-padded strip); padded tiles; K = 0; one that
  * crosses every block of the narrow types' widening (32 rows, 64 k, 128
  * cols), one that crosses float32's cache panels (256 k, 256 cols) with a
- * remainder in both, and one that crosses its chunks of 256 rows. */
+ * remainder in both, and one that crosses its chunks of 256 rows. Float32
+ * products of 16 rows and more than 256 k run on packed copies of a's and
+ * dst's blocks: the last shape crosses them with row and lane tails, padded
+ * strides and a second panel of k (test_alloc_failure compares a larger one,
+ * over panels of columns and chunks of rows, with the in-place path). */
 static const mkn kShapes[] = {
-    {1, 1, 1, 0},   {3, 5, 7, 0},     {4, 16, 16, 0}, {5, 33, 17, 2},  {6, 9, 40, 1},
-    {7, 64, 33, 3}, {17, 31, 48, 0},  {2, 0, 9, 1},   {9, 128, 5, 0},  {37, 70, 130, 1},
-    {6, 300, 270, 1}, {15, 40, 70, 1}, {23, 19, 100, 0}, {262, 9, 35, 0},
+    {1, 1, 1, 0},     {3, 5, 7, 0},     {4, 16, 16, 0},   {5, 33, 17, 2},   {6, 9, 40, 1},
+    {7, 64, 33, 3},   {17, 31, 48, 0},  {2, 0, 9, 1},     {9, 128, 5, 0},   {37, 70, 130, 1},
+    {6, 300, 270, 1}, {15, 40, 70, 1},  {23, 19, 100, 0}, {262, 9, 35, 0},  {17, 257, 40, 3},
 };
 
 typedef struct {

@@ -1,7 +1,8 @@
 // The matrix multiplies' register blocks (kernels/matmul.cc): the chains'
 // steps (one rounding a step, the fixed order of k), the quads of rows and
-// vectors a block keeps in registers, the row blocks over m, and b's packed
-// strips. Kept apart from matmul.cc so that its entry points stay short.
+// vectors a block keeps in registers, the row blocks over m, b's packed
+// strips, and a panel of k over them (MatmulPanel). Kept apart from
+// matmul.cc so that its entry points stay short.
 //
 // Re-included once per target by foreach_target.h, hence the toggle guard.
 #if defined(PTO_KERNELS_MATMUL_BLOCK_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -14,6 +15,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "src/kernels/fused-inl.h"
 #include "src/kernels/simd-inl.h"
@@ -199,6 +201,58 @@ HWY_INLINE void PackLastStrip(D d, size_t k_count, const TB* b, size_t ldb, size
     hn::Store(LoadAs(d, row), d, strip);
     hn::Store(LoadAs(d, row + lanes), d, strip + lanes);
   }
+}
+
+// dst (m x n, row stride ldd, holding the seeds) = the chains over k of the
+// rows of a (m x k_count, k_count <= kStripK) and b (k_count x n), all of
+// element type T. Each two vectors' worth of b's columns are packed into a
+// strip, which every row block of a then reads front to back (b's rows are
+// a page or more apart in a large matrix: read in place, each k of a column
+// block would be another page). The last columns, fewer than two vectors,
+// run as a whole strip padded with zeros, on a copy of their rows of dst
+// whose padding is dropped: the same chains for the columns that exist.
+template <typename T, typename TB = T>
+void MatmulPanel(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T* a, size_t lda,
+                 const TB* b, size_t ldb) {
+  const hn::ScalableTag<T> d;
+  const size_t width = 2 * hn::Lanes(d);
+  constexpr size_t kMaxWidth = 2 * HWY_MAX_BYTES / sizeof(T);
+  HWY_ALIGN T strip[kStripK * kMaxWidth];
+  // Where b's rows lie a page or more apart (beyond the hardware's
+  // prefetchers), each row block asks for its share of the next strip's
+  // rows, so that they are on their way when that strip is packed (nearer
+  // rows are in cache or fetched anyway: asking costs 1.1x at 16 x 128 x 256).
+  const size_t row_blocks = (m + BlockRows() - 1) / BlockRows();
+  const size_t share = (k_count + row_blocks - 1) / row_blocks;
+  size_t j = 0;
+  for (; j + width <= n; j += width) {
+    PackStrip(d, k_count, b + j, ldb, strip);
+    const bool far = ldb * sizeof(TB) >= 4096;
+    const TB* next = far && j + 2 * width <= n ? b + j + width : nullptr;
+    ForRowBlocks<BlockRows()>(m, [&](auto rows, size_t i) {
+      if (next != nullptr) {
+        const size_t first = i / BlockRows() * share;
+        const size_t last = HWY_MIN(first + share, k_count);
+        for (size_t k = first; k < last; ++k) {
+          hwy::Prefetch(next + k * ldb);
+          hwy::Prefetch(next + k * ldb + width - 1);
+        }
+      }
+      Block<decltype(rows)::value, 2>(d, k_count, dst + i * ldd + j, ldd, width / 2, a + i * lda,
+                                      lda, strip, width);
+    });
+  }
+  if (j == n) return;
+  const size_t cols = n - j;
+  PackLastStrip(d, k_count, b + j, ldb, cols, strip);
+  HWY_ALIGN T seeds[BlockRows() * kMaxWidth] = {};
+  ForRowBlocks<BlockRows()>(m, [&](auto rows, size_t i) {
+    constexpr size_t kRows = decltype(rows)::value;
+    T* out = dst + i * ldd + j;
+    for (size_t r = 0; r < kRows; ++r) memcpy(seeds + r * width, out + r * ldd, cols * sizeof(T));
+    Block<kRows, 2>(d, k_count, seeds, width, width / 2, a + i * lda, lda, strip, width);
+    for (size_t r = 0; r < kRows; ++r) memcpy(out + r * ldd, seeds + r * width, cols * sizeof(T));
+  });
 }
 
 }  // namespace HWY_NAMESPACE

@@ -31,45 +31,20 @@
 #include "src/kernels/transpose-inl.h"
 #include "src/kernels/matmul-block-inl.h"
 
+#ifndef PTO_KERNELS_MATMUL_PACK_BUFFER_
+#define PTO_KERNELS_MATMUL_PACK_BUFFER_
+namespace pto::kernels {
+// The thread's buffer of kMatmulPackBytes for the packed blocks of the large
+// products (MatmulPacked), or NULL where it cannot be had (those products
+// then run on the tiles in place: the same chains).
+constexpr size_t kMatmulPackBytes = size_t{2} * 512 * 256 * 4;
+void* MatmulPackBuffer();
+}  // namespace pto::kernels
+#endif  // PTO_KERNELS_MATMUL_PACK_BUFFER_
+
 HWY_BEFORE_NAMESPACE();
 namespace pto {
 namespace HWY_NAMESPACE {
-
-// dst (m x n, row stride ldd, holding the seeds) = the chains over k of the
-// rows of a (m x k_count, k_count <= kStripK) and b (k_count x n), all of
-// element type T. Each two vectors' worth of b's columns are packed into a
-// strip, which every row block of a then reads front to back (b's rows are
-// a page or more apart in a large matrix: read in place, each k of a column
-// block would be another page). The last columns, fewer than two vectors,
-// run as a whole strip padded with zeros, on a copy of their rows of dst
-// whose padding is dropped: the same chains for the columns that exist.
-template <typename T, typename TB = T>
-void MatmulPanel(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T* a, size_t lda,
-                 const TB* b, size_t ldb) {
-  const hn::ScalableTag<T> d;
-  const size_t width = 2 * hn::Lanes(d);
-  constexpr size_t kMaxWidth = 2 * HWY_MAX_BYTES / sizeof(T);
-  HWY_ALIGN T strip[kStripK * kMaxWidth];
-  size_t j = 0;
-  for (; j + width <= n; j += width) {
-    PackStrip(d, k_count, b + j, ldb, strip);
-    ForRowBlocks<BlockRows()>(m, [&](auto rows, size_t i) {
-      Block<decltype(rows)::value, 2>(d, k_count, dst + i * ldd + j, ldd, width / 2, a + i * lda,
-                                      lda, strip, width);
-    });
-  }
-  if (j == n) return;
-  const size_t cols = n - j;
-  PackLastStrip(d, k_count, b + j, ldb, cols, strip);
-  HWY_ALIGN T seeds[BlockRows() * kMaxWidth] = {};
-  ForRowBlocks<BlockRows()>(m, [&](auto rows, size_t i) {
-    constexpr size_t kRows = decltype(rows)::value;
-    T* out = dst + i * ldd + j;
-    for (size_t r = 0; r < kRows; ++r) memcpy(seeds + r * width, out + r * ldd, cols * sizeof(T));
-    Block<kRows, 2>(d, k_count, seeds, width, width / 2, a + i * lda, lda, strip, width);
-    for (size_t r = 0; r < kRows; ++r) memcpy(out + r * ldd, seeds + r * width, cols * sizeof(T));
-  });
-}
 
 // Cache blocks: dst in blocks of kChunkM rows by kPanelN columns (256 KiB
 // of float32), held in the second-level cache while the panels of k pass
@@ -159,12 +134,70 @@ HWY_INLINE void WidenRows(D d, size_t rows, size_t cols, const TB* a, size_t lda
 // ones for float32 chains (TS). One row of a streams b (GemvStream); else
 // the cache blocks above, a's narrow elements widened first a block of
 // kNarrowRows x kStripK at a time.
+// rows x cols elements from `from` (row stride ld_from) to `to` (row stride
+// ld_to): the copies in and out of the packed blocks, exact.
+template <typename T>
+HWY_INLINE void CopyRows(size_t rows, size_t cols, const T* from, size_t ld_from, T* to,
+                         size_t ld_to) {
+  for (size_t r = 0; r < rows; ++r) memcpy(to + r * ld_to, from + r * ld_from, cols * sizeof(T));
+}
+
+// The cache blocks above on packed copies, for float32 products of at
+// least kPackRows rows and more than one panel of k (with one, dst is read
+// and written once a strip in place too, and the copies cost more than they
+// save: 16 x 128 x 256 took 1.3x as long packed): each
+// block of kPackChunkM rows x kPanelN columns of dst is copied into a
+// contiguous block (rows kPanelN elements apart) for the whole of k, and
+// its rows of a likewise a panel of kStripK k at a time (rows kStripK
+// apart), the two 1 MiB in all, in the second-level cache (2 MiB a core on
+// the Xeons of docs/performance.md; twice kChunkM's rows halve the times b
+// is packed). A large matrix's rows lie a multiple of 4 KiB apart (1024 or
+// 4096 float32 columns), which maps the eight rows of a register block, and
+// every eighth to thirty-second row of a cache block, to the same sets of
+// the first- and second-level caches: in place, a's and dst's rows evict
+// each other and b's strip. The copies are exact and the panels of k still
+// run in order, so every chain is the plain loop's.
+constexpr size_t kPackRows = 16, kPackChunkM = 512;
+static_assert(kPackChunkM * (kPanelN + kStripK) * 4 <= kernels::kMatmulPackBytes, "packed blocks");
+
+void MatmulPacked(size_t m, size_t k_count, size_t n, float* dst, size_t ldd, const float* a,
+                  size_t lda, const float* b, size_t ldb, float* packed) {
+  float* const dst_block = packed;
+  float* const a_block = packed + kChunkM * kPanelN;
+  for (size_t j = 0; j < n; j += kPanelN) {
+    const size_t nc = n - j < kPanelN ? n - j : kPanelN;
+    for (size_t i = 0; i < m; i += kChunkM) {
+      const size_t mc = m - i < kChunkM ? m - i : kChunkM;
+      float* out = dst + i * ldd + j;
+      CopyRows(mc, nc, out, ldd, dst_block, kPanelN);
+      for (size_t k = 0; k < k_count; k += kStripK) {
+        const size_t kc = k_count - k < kStripK ? k_count - k : kStripK;
+        CopyRows(mc, kc, a + i * lda + k, lda, a_block, kStripK);
+        MatmulPanel<float>(mc, kc, nc, dst_block, kPanelN, a_block, kStripK, b + k * ldb + j,
+                           ldb);
+      }
+      CopyRows(mc, nc, dst_block, kPanelN, out, ldd);
+    }
+  }
+}
+
+// dst = the chains of a and b, whose elements are T's or FLOAT16 / BFLOAT16
+// ones for float32 chains (TS). One row of a streams b (GemvStream); else
+// the cache blocks above, a's narrow elements widened first a block of
+// kNarrowRows x kStripK at a time, large float32 products on packed
+// blocks (MatmulPacked).
 template <typename T, typename TS = T>
 void MatmulTyped(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const TS* a, size_t lda,
                  const TS* b, size_t ldb) {
   constexpr bool kWiden = !std::is_same_v<T, TS>;
   if constexpr (!kWiden) {
     if (m == 1) return GemvStream<T>(k_count, n, dst, a, b, ldb);
+  }
+  if constexpr (std::is_same_v<T, float> && !kWiden) {
+    if (m >= kPackRows && k_count > kStripK) {
+      float* packed = static_cast<float*>(kernels::MatmulPackBuffer());
+      if (packed != nullptr) return MatmulPacked(m, k_count, n, dst, ldd, a, lda, b, ldb, packed);
+    }
   }
   constexpr size_t kRows = kWiden ? kNarrowRows : kChunkM;
   for (size_t j = 0; j < n; j += kPanelN) {
@@ -359,9 +392,25 @@ bool Int8DotTargetImpl() {
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "src/alloc.h"
 #include "src/low_precision.h"
 
 namespace pto::kernels {
+
+// kMatmulPackBytes of the thread's, kept for its next product (freed with the
+// thread); a failed allocation is tried again at the next call.
+namespace {
+struct PackBuffer {
+  void* data = nullptr;
+  ~PackBuffer() { Free(data); }
+};
+thread_local PackBuffer pack_buffer;
+}  // namespace
+
+void* MatmulPackBuffer() {
+  if (pack_buffer.data == nullptr) pack_buffer.data = AllocateZeroed(kMatmulPackBytes);
+  return pack_buffer.data;
+}
 
 HWY_EXPORT(MatmulF32Impl);
 HWY_EXPORT(MatmulI32Impl);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <functional>
+#include <thread>
 #include <vector>
 
 extern "C" {
@@ -238,6 +239,50 @@ void TestBuffersAndPlacedTiles(void**) {
   pto::testing::FailNthAllocation(0);
 }
 
+// A float32 product of 16 rows or more and more than 256 k takes its packed
+// blocks from a buffer the thread allocates at its first such product and
+// keeps. Where that allocation fails, the product runs on the tiles in
+// place: it still succeeds, with the same bits. Each run is on a thread of
+// its own, so that the buffer is allocated (or refused) there.
+void TestMatmulPackBuffer(void**) {
+  // Two chunks of rows (512), two panels of k and of columns (256), row and
+  // lane tails, padded strides.
+  const uint32_t m = 520, k = 300, n = 270, pad = 3;
+  pto_tile *a = nullptr, *b = nullptr, *packed = nullptr, *in_place = nullptr;
+  assert_int_equal(pto_tile_create(PTO_FLOAT32, m + pad, k + pad, &a), PTO_OK);
+  assert_int_equal(pto_tile_create(PTO_FLOAT32, k + pad, n + pad, &b), PTO_OK);
+  assert_int_equal(pto_tile_create(PTO_FLOAT32, m + pad, n + pad, &packed), PTO_OK);
+  assert_int_equal(pto_tile_create(PTO_FLOAT32, m + pad, n + pad, &in_place), PTO_OK);
+  for (pto_tile* t : {a, b}) {
+    float* data = static_cast<float*>(pto_tile_data(t));
+    const size_t count = size_t{pto_tile_rows(t)} * pto_tile_cols(t);
+    for (size_t i = 0; i < count; ++i) data[i] = static_cast<float>((i * 2654435761u) % 1999) / 999.0f - 1.0f;
+  }
+  assert_int_equal(pto_tile_set_valid(a, m, k), PTO_OK);
+  assert_int_equal(pto_tile_set_valid(b, k, n), PTO_OK);
+  for (pto_tile* t : {packed, in_place}) {
+    float* data = static_cast<float*>(pto_tile_data(t));
+    for (size_t i = 0; i < size_t{m + pad} * (n + pad); ++i) data[i] = static_cast<float>(i % 7) - 3.0f;
+    assert_int_equal(pto_tile_set_valid(t, m, n), PTO_OK);
+  }
+  // dst += a b on a new thread, its fail_at-th allocation refused (0: none).
+  const auto run_on_new_thread = [&](pto_tile* dst, size_t fail_at) {
+    size_t attempts = 0;
+    pto_status status = PTO_ERR_INVALID_ARGUMENT;
+    std::thread([&] {
+      pto::testing::FailNthAllocation(fail_at);
+      status = pto_tmatmul_acc(dst, a, b);
+      attempts = pto::testing::FailNthAllocation(0);
+    }).join();
+    assert_int_equal(status, PTO_OK);
+    assert_int_equal(attempts, 1);  // the thread's buffer, and nothing else
+  };
+  run_on_new_thread(packed, 0);
+  run_on_new_thread(in_place, 1);
+  assert_true(Bytes(packed) == Bytes(in_place));
+  for (pto_tile* t : {a, b, packed, in_place}) pto_tile_destroy(t);
+}
+
 }  // namespace
 
 int main() {
@@ -245,6 +290,7 @@ int main() {
       cmocka_unit_test(TestCreate),
       cmocka_unit_test(TestOperations),
       cmocka_unit_test(TestBuffersAndPlacedTiles),
+      cmocka_unit_test(TestMatmulPackBuffer),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
