@@ -197,43 +197,68 @@ static void test_shift_tails(void **state) {
     print_message("[bitwise] %zu scalar-shift elements over rows of 1..40 on every target (whole tiles and regions)\n", t.checked);
 }
 
-/* tfmod on INT32 over whole vectors (a 9 x 67 region of 9 x 70 tiles: full
- * vectors and a tail on every target): random dividends and divisors, among
- * them 0, -1, 1, INT32_MIN and INT32_MAX on both sides, against the
- * reference's truncated remainder. */
-static void int32_fmod_body(void *ctx, size_t target_index, const char *target) {
-    size_t *checked = ctx;
-    rng r = {0x5EED0F00u + target_index};
-    static const int32_t kEdges[] = {0, -1, 1, INT32_MIN, INT32_MAX, 7, -7, 65536};
-    pto_tile *d = tile_new(PTO_INT32, 9, 70, 9, 67), *a = tile_new(PTO_INT32, 9, 70, 9, 67);
-    pto_tile *b = tile_new(PTO_INT32, 9, 70, 9, 67);
-    for (uint32_t i = 0; i < 9; ++i)
-        for (uint32_t j = 0; j < 67; ++j) {
-            const uint32_t pick = rng_next(&r);
-            uint32_t x = rng_next(&r), y = rng_next(&r);
-            if (pick % 5 == 0) x = (uint32_t)kEdges[(pick >> 8) % COUNT(kEdges)];
-            if (pick % 7 == 0) y = (uint32_t)kEdges[(pick >> 16) % COUNT(kEdges)];
-            if (pick % 3 == 0) y >>= (pick >> 24) % 31; /* small divisors too */
-            tile_put(a, i, j, x), tile_put(b, i, j, y);
-        }
-    expect_status(pto_tfmod(d, a, b), PTO_OK, "pto_tfmod");
-    for (uint32_t i = 0; i < 9; ++i)
-        for (uint32_t j = 0; j < 67; ++j) {
-            const uint64_t want = ref_tfmod(PTO_INT32, tile_get(a, i, j), tile_get(b, i, j));
-            if (tile_get(d, i, j) != want)
-                fail_msg("tfmod int32 on %s, (%u,%u): %d fmod %d = %d, want %d", target, i, j,
-                         (int32_t)tile_get(a, i, j), (int32_t)tile_get(b, i, j), (int32_t)tile_get(d, i, j),
-                         (int32_t)want);
-            ++*checked;
-        }
-    TILES_DESTROY(d, a, b);
+/* tfmod and tfmods on the integer dtypes over whole vectors (9 x 67
+ * regions of 9 x 70 tiles: full vectors and a tail on every target): random
+ * dividends and divisors of the dtype's width, among them 0, -1, 1, 2, the
+ * smallest and largest values and half the range on both sides, small
+ * divisors (large quotients) too, against the reference's truncated
+ * remainder; tfmods with edge and random scalars. */
+typedef struct {
+    size_t checked;
+} int_fmod_ctx;
+
+static uint64_t edge_value(pto_dtype dt, uint32_t pick) {
+    const unsigned bits = (unsigned)pto_dtype_size(dt) * 8;
+    const uint64_t top = UINT64_C(1) << (bits - 1); /* the most negative value's bits, or half the range */
+    const uint64_t kEdges[] = {0, ~UINT64_C(0), 1, 2, top, top - 1, 7, (uint64_t)-7, top >> 1, 65536};
+    return ref_int_wrap(dt, kEdges[pick % COUNT(kEdges)]);
 }
 
-static void test_int32_fmod(void **state) {
+static void expect_fmod(const char *form, const char *target, pto_dtype dt, uint64_t x, uint64_t y, uint64_t got) {
+    const uint64_t want = ref_tfmod(dt, x, y);
+    if (got != want)
+        fail_msg("%s %s on %s: %lld fmod %lld = %lld, want %lld", form, pto_dtype_string(dt), target,
+                 (long long)ref_int_value(dt, x), (long long)ref_int_value(dt, y), (long long)ref_int_value(dt, got),
+                 (long long)ref_int_value(dt, want));
+}
+
+static void integer_fmod_body(void *ctx, size_t target_index, const char *target) {
+    int_fmod_ctx *c = ctx;
+    static const pto_dtype kDtypes[] = {PTO_INT32, PTO_UINT32, PTO_INT16, PTO_UINT16};
+    for (size_t k = 0; k < COUNT(kDtypes); ++k) {
+        const pto_dtype dt = kDtypes[k];
+        const unsigned bits = (unsigned)pto_dtype_size(dt) * 8;
+        rng r = {0x5EED0F00u + target_index * 8 + k};
+        pto_tile *d = tile_new(dt, 9, 70, 9, 67), *a = tile_new(dt, 9, 70, 9, 67), *b = tile_new(dt, 9, 70, 9, 67);
+        for (uint32_t i = 0; i < 9; ++i)
+            for (uint32_t j = 0; j < 67; ++j) {
+                const uint32_t pick = (uint32_t)rng_next(&r);
+                uint64_t x = ref_int_wrap(dt, rng_next(&r)), y = ref_int_wrap(dt, rng_next(&r));
+                if (pick % 5 == 0) x = edge_value(dt, pick >> 8);
+                if (pick % 7 == 0) y = edge_value(dt, pick >> 16);
+                if (pick % 3 == 0) y >>= (pick >> 24) % (bits - 1); /* small divisors too */
+                tile_put(a, i, j, x), tile_put(b, i, j, y);
+            }
+        expect_status(pto_tfmod(d, a, b), PTO_OK, "pto_tfmod");
+        for (uint32_t i = 0; i < 9; ++i)
+            for (uint32_t j = 0; j < 67; ++j, ++c->checked)
+                expect_fmod("tfmod", target, dt, tile_get(a, i, j), tile_get(b, i, j), tile_get(d, i, j));
+        for (uint32_t s = 0; s < 14; ++s) {
+            const uint64_t y = s < 10 ? edge_value(dt, s) : ref_int_wrap(dt, rng_next(&r) >> (rng_next(&r) % bits));
+            expect_status(pto_tfmods(d, a, (double)ref_int_value(dt, y)), PTO_OK, "pto_tfmods");
+            for (uint32_t i = 0; i < 9; ++i)
+                for (uint32_t j = 0; j < 67; ++j, ++c->checked)
+                    expect_fmod("tfmods", target, dt, tile_get(a, i, j), y, tile_get(d, i, j));
+        }
+        TILES_DESTROY(d, a, b);
+    }
+}
+
+static void test_integer_fmod(void **state) {
     (void)state;
-    size_t checked = 0;
-    for_each_target("tfmod int32 over whole vectors", int32_fmod_body, &checked);
-    print_message("[bitwise] %zu int32 tfmod elements on every target\n", checked);
+    int_fmod_ctx c = {0};
+    for_each_target("tfmod and tfmods on the integer dtypes over whole vectors", integer_fmod_body, &c);
+    print_message("[bitwise] %zu integer tfmod and tfmods elements on every target\n", c.checked);
 }
 
 /* A refusal under the profile, with the status and nothing written. */
@@ -485,7 +510,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edge_values),
         cmocka_unit_test(test_shift_tails),
-        cmocka_unit_test(test_int32_fmod),
+        cmocka_unit_test(test_integer_fmod),
         cmocka_unit_test(test_profile_rules),
         cmocka_unit_test(test_program_forms),
         cmocka_unit_test(test_a5_wide_shift_counts),

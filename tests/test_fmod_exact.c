@@ -83,9 +83,10 @@ static void float_pair(rng *r, float *x, float *y) {
         const uint32_t step = rng_below(r, 3);
         *x = step == 0 ? m : nextafterf(m, step == 1 ? 0.0f : INFINITY);
         if (rng_next(r) & 1) *x = -*x;
-    } else { /* x's exponent anywhere, y's a gap below it (or a little above) */
+    } else { /* x's exponent anywhere, y's a gap below it (or a little above); gaps up to 24
+              * binades (quotients below 2^25) a third of the time */
         const int ex = (int)rng_between(r, -149, 127);
-        const int gap = (int)rng_between(r, -4, 277);
+        const int gap = (int)rng_between(r, -4, kind <= 7 ? 24 : 277);
         *x = with_exponent(r, ex);
         *y = with_exponent(r, ex - gap < -149 ? -149 : ex - gap > 127 ? 127 : ex - gap);
     }

@@ -10,6 +10,7 @@
 #include "src/dtype_rules.h"
 #include "src/kernels/simd-inl.h"
 #include "src/kernels/binary-ops-inl.h"
+#include "src/kernels/fmod-inl.h"
 #include "src/kernels/exp-log-inl.h"
 
 HWY_BEFORE_NAMESPACE();

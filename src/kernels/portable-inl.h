@@ -8,7 +8,10 @@
 //   - Lookup16F64: sixteen doubles by a gather;
 //   - ClampExponent: a compare, a select and a min (NaN to -200);
 //   - LoadTail/StoreTail: row tails through stack buffers (simd-inl.h);
-//   - EstimateTo12Bits: the target's estimate and one Newton step.
+//   - EstimateTo12Bits: the target's estimate and one Newton step;
+//   - ReciprocalTo11Bits: the target's estimate and one Newton step;
+//   - TruncateInRange: Highway's ConvertTo;
+//   - FloatOfMagnitude: a signed conversion and the absolute value.
 //
 // Re-included once per target by foreach_target.h, hence the toggle guard.
 #if defined(PTO_KERNELS_PORTABLE_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -176,6 +179,53 @@ HWY_INLINE hn::Vec<D> EstimateTo12Bits(D d, hn::Vec<D> x) {
   return hn::MulAdd(hn::Mul(y0, hn::Set(d, 0.5f)), r0, y0);
 }
 #endif  // PTO_NATIVE_RSQRT_ESTIMATE
+
+#if defined(PTO_NATIVE_RECIPROCAL_ESTIMATE) == defined(HWY_TARGET_TOGGLE)
+#ifdef PTO_NATIVE_RECIPROCAL_ESTIMATE
+#undef PTO_NATIVE_RECIPROCAL_ESTIMATE
+#else
+#define PTO_NATIVE_RECIPROCAL_ESTIMATE
+#endif
+
+// An estimate (1 + e)/x with |e| <= 2^-11 for a positive normal x: the
+// target's estimate (Arm's FRECPE gives about 8 bits; the portable
+// assumption is |e| <= 2^-7) and one Newton step y0 + y0 (1 - x y0), which
+// leaves |e| <= e^2 + 2^-23 < 2^-13.
+template <class D>
+HWY_INLINE hn::Vec<D> ReciprocalTo11Bits(D d, hn::Vec<D> x) {
+  const auto y0 = hn::ApproximateReciprocal(x);
+  return hn::MulAdd(y0, hn::NegMulAdd(x, y0, hn::Set(d, 1.0f)), y0);
+}
+#endif  // PTO_NATIVE_RECIPROCAL_ESTIMATE
+
+#if defined(PTO_NATIVE_TRUNCATE_IN_RANGE) == defined(HWY_TARGET_TOGGLE)
+#ifdef PTO_NATIVE_TRUNCATE_IN_RANGE
+#undef PTO_NATIVE_TRUNCATE_IN_RANGE
+#else
+#define PTO_NATIVE_TRUNCATE_IN_RANGE
+#endif
+
+// float32 lanes truncated to int32 lanes, each in (-2^31, 2^31).
+template <class DI, class VF>
+HWY_INLINE hn::Vec<DI> TruncateInRange(DI di, VF v) {
+  return hn::ConvertTo(di, v);
+}
+#endif  // PTO_NATIVE_TRUNCATE_IN_RANGE
+
+#if defined(PTO_NATIVE_FLOAT_OF_MAGNITUDE) == defined(HWY_TARGET_TOGGLE)
+#ifdef PTO_NATIVE_FLOAT_OF_MAGNITUDE
+#undef PTO_NATIVE_FLOAT_OF_MAGNITUDE
+#else
+#define PTO_NATIVE_FLOAT_OF_MAGNITUDE
+#endif
+
+// uint32 lanes of at most 2^31 as float32, correctly rounded: 2^31 reads as
+// the signed -2^31, whose absolute value it is.
+template <class DF, class VU>
+HWY_INLINE hn::Vec<DF> FloatOfMagnitude(DF df, VU v) {
+  return hn::Abs(hn::ConvertTo(df, hn::BitCast(hn::RebindToSigned<hn::DFromV<VU>>(), v)));
+}
+#endif  // PTO_NATIVE_FLOAT_OF_MAGNITUDE
 
 }  // namespace HWY_NAMESPACE
 }  // namespace pto

@@ -17,7 +17,13 @@
 //   - PTO_NATIVE_POW_TAIL: LoadTail/StoreTail, row tails by masked loads
 //     and stores instead of stack buffers (AVX2 float32 stores: by 4, 2 and
 //     1 lanes, StoreFirstLanesByHalves);
-//   - PTO_NATIVE_RSQRT_ESTIMATE: EstimateTo12Bits, RSQRTPS alone.
+//   - PTO_NATIVE_RSQRT_ESTIMATE: EstimateTo12Bits, RSQRTPS alone;
+//   - PTO_NATIVE_RECIPROCAL_ESTIMATE: ReciprocalTo11Bits, RCPPS (AVX-512:
+//     RCP14PS) alone;
+//   - PTO_NATIVE_TRUNCATE_IN_RANGE: TruncateInRange, CVTTPS2DQ alone
+//     (Highway's ConvertTo adds the fix-up of positive overflows);
+//   - PTO_NATIVE_FLOAT_OF_MAGNITUDE: FloatOfMagnitude on AVX-512, one
+//     VCVTUDQ2PS.
 // The flags follow Highway's HWY_NATIVE_* convention: this file is compiled
 // once per target (foreach_target.h), and each pass toggles the flags of the
 // blocks it defines, so that portable-inl.h, included after it, sees which.
@@ -318,6 +324,56 @@ HWY_INLINE hn::Vec<D> EstimateTo12Bits(D d, hn::Vec<D> x) {
   (void)d;
   return hn::ApproximateReciprocalSqrt(x);
 }
+
+#ifdef PTO_NATIVE_RECIPROCAL_ESTIMATE
+#undef PTO_NATIVE_RECIPROCAL_ESTIMATE
+#else
+#define PTO_NATIVE_RECIPROCAL_ESTIMATE
+#endif
+
+// An estimate (1 + e)/x with |e| <= 2^-11 for a positive normal x: RCPPS
+// guarantees 1.5 * 2^-12, AVX-512's RCP14PS 2^-14.
+template <class D>
+HWY_INLINE hn::Vec<D> ReciprocalTo11Bits(D d, hn::Vec<D> x) {
+  (void)d;
+  return hn::ApproximateReciprocal(x);
+}
+
+#ifdef PTO_NATIVE_TRUNCATE_IN_RANGE
+#undef PTO_NATIVE_TRUNCATE_IN_RANGE
+#else
+#define PTO_NATIVE_TRUNCATE_IN_RANGE
+#endif
+
+// float32 lanes truncated to int32 lanes, each in (-2^31, 2^31): one
+// CVTTPS2DQ of the vector's width.
+template <class DI, class VF>
+HWY_INLINE hn::Vec<DI> TruncateInRange(DI di, VF v) {
+  (void)di;
+  constexpr size_t kBytes = hn::MaxLanes(DI()) * sizeof(int32_t);
+#if HWY_TARGET <= HWY_AVX3
+  if constexpr (kBytes == 64) return hn::Vec<DI>{_mm512_cvttps_epi32(v.raw)};
+#endif
+  if constexpr (kBytes == 32) {
+    return hn::Vec<DI>{_mm256_cvttps_epi32(v.raw)};
+  } else if constexpr (kBytes <= 16) {
+    return hn::Vec<DI>{_mm_cvttps_epi32(v.raw)};
+  }
+}
+
+#if HWY_TARGET <= HWY_AVX3
+#ifdef PTO_NATIVE_FLOAT_OF_MAGNITUDE
+#undef PTO_NATIVE_FLOAT_OF_MAGNITUDE
+#else
+#define PTO_NATIVE_FLOAT_OF_MAGNITUDE
+#endif
+
+// uint32 lanes of at most 2^31 as float32, correctly rounded.
+template <class DF, class VU>
+HWY_INLINE hn::Vec<DF> FloatOfMagnitude(DF df, VU v) {
+  return hn::ConvertTo(df, v);
+}
+#endif
 
 }  // namespace HWY_NAMESPACE
 }  // namespace pto
