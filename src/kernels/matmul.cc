@@ -37,7 +37,7 @@ namespace pto::kernels {
 // The thread's buffer of kMatmulPackBytes for the packed blocks of the large
 // products (MatmulPacked), or NULL where it cannot be had (those products
 // then run on the tiles in place: the same chains).
-constexpr size_t kMatmulPackBytes = size_t{2} * 512 * 256 * 4;
+constexpr size_t kMatmulPackBytes = size_t{256} * (256 + 256) * 4;  // kChunkM x (kPanelN + kStripK)
 void* MatmulPackBuffer();
 }  // namespace pto::kernels
 #endif  // PTO_KERNELS_MATMUL_PACK_BUFFER_
@@ -146,19 +146,18 @@ HWY_INLINE void CopyRows(size_t rows, size_t cols, const T* from, size_t ld_from
 // least kPackRows rows and more than one panel of k (with one, dst is read
 // and written once a strip in place too, and the copies cost more than they
 // save: 16 x 128 x 256 took 1.3x as long packed): each
-// block of kPackChunkM rows x kPanelN columns of dst is copied into a
+// block of kChunkM rows x kPanelN columns of dst is copied into a
 // contiguous block (rows kPanelN elements apart) for the whole of k, and
 // its rows of a likewise a panel of kStripK k at a time (rows kStripK
-// apart), the two 1 MiB in all, in the second-level cache (2 MiB a core on
-// the Xeons of docs/performance.md; twice kChunkM's rows halve the times b
-// is packed). A large matrix's rows lie a multiple of 4 KiB apart (1024 or
+// apart), the two 512 KiB in all, in the second-level cache (2 MiB a core on
+// the Xeons of docs/performance.md). A large matrix's rows lie a multiple of 4 KiB apart (1024 or
 // 4096 float32 columns), which maps the eight rows of a register block, and
 // every eighth to thirty-second row of a cache block, to the same sets of
 // the first- and second-level caches: in place, a's and dst's rows evict
 // each other and b's strip. The copies are exact and the panels of k still
 // run in order, so every chain is the plain loop's.
-constexpr size_t kPackRows = 16, kPackChunkM = 512;
-static_assert(kPackChunkM * (kPanelN + kStripK) * 4 <= kernels::kMatmulPackBytes, "packed blocks");
+constexpr size_t kPackRows = 16;
+static_assert(kChunkM * (kPanelN + kStripK) * 4 <= kernels::kMatmulPackBytes, "packed blocks");
 
 void MatmulPacked(size_t m, size_t k_count, size_t n, float* dst, size_t ldd, const float* a,
                   size_t lda, const float* b, size_t ldb, float* packed) {
