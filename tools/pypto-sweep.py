@@ -86,14 +86,25 @@ def verdict(log, rc, timed_out):
     return "refused", said or (lines[-1] if lines else "")
 
 
+def run_name(model, label):
+    """The stem of a model's files in OUT: models/a/b.py, "a5 board" ->
+    models_a_b_a5_board."""
+    return model.replace("/", "_")[:-3] + "_" + label.replace(" ", "_")
+
+
+def first_result(json_path):
+    """The front end's JSON's first harness call ({} where the run wrote none)."""
+    try:
+        with open(json_path, encoding="utf-8") as fh:
+            return json.load(fh)[0]
+    except (OSError, ValueError, IndexError):
+        return {}
+
+
 def stage_times(json_path):
     """The run's and the golden's wall and CPU seconds from the front end's
     JSON ("-" for each the run did not reach)."""
-    try:
-        with open(json_path, encoding="utf-8") as fh:
-            result = json.load(fh)[0]
-    except (OSError, ValueError, IndexError, KeyError):
-        result = {}
+    result = first_result(json_path)
     wall, cpu = result.get("times", {}), result.get("cpu_times", {})
     return [f"{d[k]:.3f}" if k in d else "-" for d in (wall, cpu) for k in ("run", "golden")]
 
@@ -111,12 +122,7 @@ def table(out):
     rows = ["| model | platform | kernels | result | largest abs error | libpto run | torch golden (1 thread) | cause |",
             "|---|---|---|---|---|---|---|---|"]
     for (model, label), f in sorted(last.items()):
-        name = model.replace("/", "_")[:-3] + "_" + label.replace(" ", "_")
-        try:
-            with open(os.path.join(out, name + ".json"), encoding="utf-8") as fh:
-                result = json.load(fh)[0]
-        except (OSError, ValueError, IndexError):
-            result = {}
+        result = first_result(os.path.join(out, run_name(model, label) + ".json"))
         errors = result.get("max_errors", {})
         worst = max(errors.items(), key=lambda kv: kv[1][0], default=None)
         error = f"{worst[1][0]:.3g} (`{worst[0]}`)" if worst else ""
@@ -160,7 +166,7 @@ def main():
     for model in models:
         if model in done:
             continue
-        name = model.replace("/", "_")[:-3] + "_" + label.replace(" ", "_")
+        name = run_name(model, label)
         cmd = [args.python, "-m", "pto.pypto", model, "--platform", args.platform,
                "--workers", str(args.workers), "-o", os.path.join(out, name + ".build"),
                "--json", os.path.join(out, name + ".json")] + (["--board"] if args.board else [])

@@ -224,10 +224,10 @@ void MatmulPanel(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T
   // rows are in cache or fetched anyway: asking costs 1.1x at 16 x 128 x 256).
   const size_t row_blocks = (m + BlockRows() - 1) / BlockRows();
   const size_t share = (k_count + row_blocks - 1) / row_blocks;
+  const bool far = ldb * sizeof(TB) >= 4096;
   size_t j = 0;
   for (; j + width <= n; j += width) {
     PackStrip(d, k_count, b + j, ldb, strip);
-    const bool far = ldb * sizeof(TB) >= 4096;
     const TB* next = far && j + 2 * width <= n ? b + j + width : nullptr;
     ForRowBlocks<BlockRows()>(m, [&](auto rows, size_t i) {
       if (next != nullptr) {
