@@ -20,6 +20,12 @@ summary.tsv for the platform is skipped (a sweep resumes where it stopped).
 model's last line; kernels, largest error and the outputs' names from its
 JSON; times as CPU seconds, wall in parentheses) and runs nothing.
 
+With --compare-workers N each model's orchestration runs again on N workers
+after its run on --workers (the front end's --compare-workers: the same
+inputs, each run judged); --workers-table prints, per model, each run's
+wall and CPU seconds, its verdict and the first run's wall time over the
+others'.
+
 With --board each model runs in libpto's board mode (the front end's --board:
 a rule pto-isa's implementations leave unchecked warns instead of refusing);
 its lines are kept apart from the default runs' (platform "a5 board").
@@ -109,16 +115,39 @@ def stage_times(json_path):
     return [f"{d[k]:.3f}" if k in d else "-" for d in (wall, cpu) for k in ("run", "golden")]
 
 
-def table(out):
-    """docs/pypto.md's rows for the sweep in out: model, platform, kernels,
-    result, largest abs error (and its output), libpto's run and the golden's
-    CPU seconds (wall in parentheses), the cause of a row that did not PASS."""
+def last_lines(out):
+    """summary.tsv's last line per (model, label), as lists of fields."""
     last = {}
     with open(os.path.join(out, "summary.tsv"), encoding="utf-8") as fh:
         for line in fh:
             f = line.rstrip("\n").split("\t")
             if len(f) >= 11:
                 last[(f[0], f[1])] = f
+    return last
+
+
+def workers_table(out):
+    """Per model with reruns: each run's workers, wall (CPU) seconds and
+    verdict, and the speedup (the first run's wall over each rerun's)."""
+    rows = ["| model | platform | result | runs: workers, wall s (CPU s) | speedup |", "|---|---|---|---|---|"]
+    for (model, label), f in sorted(last_lines(out).items()):
+        result = first_result(os.path.join(out, run_name(model, label) + ".json"))
+        reruns = result.get("reruns") or []
+        if not reruns or "run" not in result.get("times", {}):
+            continue
+        wall, cpu = result["times"]["run"], result["cpu_times"]["run"]
+        runs = [f"{result['workers']}: {wall:.3f} ({cpu:.3f})"]
+        runs += [f"{r['workers']}: {r['run']:.3f} ({r['run_cpu']:.3f}){'' if r['passed'] else ' FAIL'}" for r in reruns]
+        speedup = ", ".join(f"{wall / r['run']:.2f}x" for r in reruns)
+        rows.append(f"| {model} | {label} | {f[2]} | {'; '.join(runs)} | {speedup} |")
+    print("\n".join(rows))
+
+
+def table(out):
+    """docs/pypto.md's rows for the sweep in out: model, platform, kernels,
+    result, largest abs error (and its output), libpto's run and the golden's
+    CPU seconds (wall in parentheses), the cause of a row that did not PASS."""
+    last = last_lines(out)
     rows = ["| model | platform | kernels | result | largest abs error | libpto run | torch golden (1 thread) | cause |",
             "|---|---|---|---|---|---|---|---|"]
     for (model, label), f in sorted(last.items()):
@@ -139,12 +168,16 @@ def main():
     ap.add_argument("--out", required=True, help="directory of the logs and summary.tsv")
     ap.add_argument("--platform", default="a5", choices=["a5", "a2a3"])
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--compare-workers", default=None, metavar="N[,N...]",
+                    help="run each orchestration again on these worker counts (the front end's option)")
     ap.add_argument("--timeout", type=int, default=600, help="seconds a model (default 600)")
     ap.add_argument("--python", default=sys.executable, help="the Python with PyPTO and torch")
     ap.add_argument("--board", action="store_true",
                     help="run in libpto's board mode (the front end's --board)")
     ap.add_argument("--list", action="store_true", help="print the models and stop")
     ap.add_argument("--table", action="store_true", help="print OUT's summary as docs/pypto.md's rows and stop")
+    ap.add_argument("--workers-table", action="store_true",
+                    help="print OUT's runs and reruns per model (--compare-workers) and stop")
     ap.add_argument("models", nargs="*", help="models to run (default: every harness model)")
     args = ap.parse_args()
 
@@ -156,6 +189,9 @@ def main():
         return 0
     if args.table:
         table(args.out)
+        return 0
+    if args.workers_table:
+        workers_table(args.out)
         return 0
     os.makedirs(args.out, exist_ok=True)
     out = os.path.abspath(args.out)
@@ -170,6 +206,7 @@ def main():
         cmd = [args.python, "-m", "pto.pypto", model, "--platform", args.platform,
                "--workers", str(args.workers), "-o", os.path.join(out, name + ".build"),
                "--json", os.path.join(out, name + ".json")] + (["--board"] if args.board else [])
+        cmd += ["--compare-workers", args.compare_workers] if args.compare_workers else []
         if os.path.exists(os.path.join(out, name + ".json")):
             os.remove(os.path.join(out, name + ".json"))  # a stopped sweep's, not this run's
         start = time.time()

@@ -29,6 +29,10 @@ DERIVED = {
     # The second submission through a name the PTO2 API does not have: the
     # runtime's compile of the orchestration fails on it.
     "missing_api.cpp": ("add_twice.cpp", "rt_submit_aiv_task(0, second)", "rt_submit_vector_task(0, second)"),
+    # out = (out + x) + y: out, an inout of the program, read before it is
+    # written.
+    "accumulate.cpp": ("add_twice.cpp", "first.add_input(x);\n        first.add_input(y);",
+                       "first.add_input(out);\n        first.add_input(x);"),
     # y's tile declared int32: libpto's verifier refuses the load of y's
     # float32 view into it (a located error).
     "refused.pto": ("add.pto", "%ty = pto.alloc_tile addr = %a1 : !pto.tile_buf<loc=vec, dtype=f32",
@@ -198,6 +202,18 @@ def add_specs() -> List[TensorSpec]:
     return [TensorSpec("x", [16, 16], np.float32, init_value=lambda s: rng.standard_normal(s)),
             TensorSpec("y", [16, 16], np.float32, init_value=lambda s: rng.standard_normal(s)),
             TensorSpec("out", [16, 16], np.float32, is_output=True)]
+
+
+def accumulate_specs() -> List[TensorSpec]:
+    """add_specs with out an inout: its values are read before the run writes it."""
+    rng = np.random.default_rng(67)
+    return [TensorSpec("x", [16, 16], np.float32, init_value=lambda s: rng.standard_normal(s)),
+            TensorSpec("y", [16, 16], np.float32, init_value=lambda s: rng.standard_normal(s)),
+            TensorSpec("out", [16, 16], np.float32, init_value=lambda s: rng.standard_normal(s), is_output=True)]
+
+
+def golden_accumulate(t: Dict[str, Any]) -> None:
+    t["out"][:] = (t["out"] + t["x"]) + t["y"]
 
 
 def golden_add_twice(t: Dict[str, Any]) -> None:

@@ -282,6 +282,35 @@ def test_pto2_order(stub):
                runtime_cfg=dict(platform="a5", order="npu"))
 
 
+def test_compare_workers_reruns_on_the_same_inputs(stub):
+    runtime_or_skip()
+    # out is read before it is written: a rerun that found the first run's
+    # out instead of the inputs' would add x + y twice and fail.
+    result = pp.run(stubs.add_program(orchestration="accumulate.cpp"), stubs.accumulate_specs(),
+                    golden_fn=stubs.golden_accumulate,
+                    runtime_cfg=dict(platform="a5", workers=1, compare_workers=[2, 1]), rtol=0, atol=0)
+    assert result.passed, result.error
+    assert [(r.workers, r.passed) for r in result.reruns] == [(2, True), (1, True)]
+    assert all(r.run > 0 and r.run_cpu >= 0 for r in result.reruns)
+    assert "  PASS again on 2 workers (run " in result.report()
+    assert result.as_dict()["reruns"][0]["workers"] == 2
+    plain = pp.run(stubs.add_program(orchestration="accumulate.cpp"), stubs.accumulate_specs(),
+                   golden_fn=stubs.golden_accumulate, runtime_cfg=dict(platform="a5"), rtol=0, atol=0)
+    assert plain.passed and plain.reruns == []
+
+
+def test_compare_workers_fails_with_its_run(stub):
+    runtime_or_skip()
+    result = pp.run(stubs.add_program(), stubs.add_specs(), golden_fn=stubs.golden_wrong,
+                    runtime_cfg=dict(platform="a5", compare_workers=[2]))
+    assert not result.passed and [r.passed for r in result.reruns] == [False]
+    assert "does not match golden" in result.reruns[0].error
+    for bad in (2, [0], ["2"], [True]):
+        with pytest.raises(pp.PyptoError, match="compare_workers must be a list of positive integers"):
+            pp.run(stubs.add_program(), stubs.add_specs(), golden_fn=stubs.golden_add_twice,
+                   runtime_cfg=dict(platform="a5", compare_workers=bad))
+
+
 def test_run_fails_against_a_wrong_golden(stub):
     runtime_or_skip()
     result = pp.run(stubs.add_program(), stubs.add_specs(), golden_fn=stubs.golden_wrong,
@@ -319,6 +348,12 @@ def test_command_line_runs_a_model_file(stub, tmp_path, capsys):
     assert stub.calls[-1]["backend_type"] is stubs.BackendType.Ascend910B
     assert pp.main([str(model), "--workers", "1", "--profile"]) == 0
     assert "  kernel " in capsys.readouterr().out and "  kernel " not in out
+    assert pp.main([str(model), "--workers", "1", "--compare-workers", "2", "--json", str(report)]) == 0
+    assert "  PASS again on 2 workers (run " in capsys.readouterr().out
+    [saved] = json.loads(report.read_text())
+    assert [r["workers"] for r in saved["reruns"]] == [2] and saved["reruns"][0]["passed"]
+    assert pp.main([str(model), "--compare-workers", "2,x"]) == 2
+    assert "--compare-workers takes positive worker counts" in capsys.readouterr().err
 
 
 def test_command_line_error_is_one_line(stub, tmp_path, capsys):

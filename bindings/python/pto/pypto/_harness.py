@@ -42,7 +42,10 @@ class RunResult:
     run was in libpto's board mode, board_warnings its warnings' counts by
     rule (the session's verification and run); kernel_times (runtime_cfg's
     "profile") each kernel's tasks and their summed seconds in the run;
-    order the tasks' orders ("all", or "pto2": runtime_cfg's "order")."""
+    order the tasks' orders ("all", or "pto2": runtime_cfg's "order");
+    reruns (runtime_cfg's "compare_workers") one Rerun per further run of
+    the orchestration on the same inputs, each with its worker count,
+    verdict and seconds (passed holds only when every run passed)."""
 
     passed: bool
     error: Optional[str] = None
@@ -62,6 +65,7 @@ class RunResult:
     board_warnings: Dict[str, int] = dataclasses.field(default_factory=dict)
     kernel_times: Dict[str, Tuple[int, float]] = dataclasses.field(default_factory=dict)
     order: str = "all"
+    reruns: List["Rerun"] = dataclasses.field(default_factory=list)
 
     def board_text(self) -> str:
         """"board mode, N warnings: COUNT x RULE; ..." ("" when not in board mode)."""
@@ -99,8 +103,9 @@ class RunResult:
         return d
 
     def report(self) -> str:
-        """The result's lines: the verdict, then each output's largest errors."""
-        lines = [str(self)]
+        """The result's lines: the verdict, each rerun's, then each output's
+        largest errors (the first run's) and the profile."""
+        lines = [str(self)] + [f"  {r}" for r in self.reruns]
         for name, (abs_err, rel_err) in self.max_errors.items():
             lines.append(f"  {name}: max abs error {abs_err:.3g}, max rel error {rel_err:.3g}")
         busy = sum(seconds for _, seconds in self.kernel_times.values())
@@ -109,6 +114,24 @@ class RunResult:
             lines.append(f"  kernel {name}: {tasks} task{'s' if tasks != 1 else ''}, {seconds:.4f}s"
                          f" ({share:.0%} of the kernels' time)")
         return "\n".join(lines)
+
+
+@dataclasses.dataclass
+class Rerun:
+    """One further run of a result's orchestration (runtime_cfg's
+    "compare_workers"): its worker count, its verdict by the same
+    comparison (error: why it failed), its wall and CPU seconds."""
+
+    workers: int
+    passed: bool
+    run: float
+    run_cpu: float
+    error: Optional[str] = None
+
+    def __str__(self) -> str:
+        text = (f"{'PASS' if self.passed else 'FAIL'} again on {self.workers} worker{'s' if self.workers != 1 else ''}"
+                f" (run {self.run:.3f}s; CPU run {self.run_cpu:.3f}s)")
+        return text + (f": {self.error}" if not self.passed and self.error else "")
 
 
 def _as_float64(t: Any) -> Any:
@@ -153,8 +176,16 @@ def _workers(runtime_cfg: Dict[str, Any]) -> Optional[int]:
     return w
 
 
+def _compare_workers(runtime_cfg: Dict[str, Any]) -> List[int]:
+    counts = runtime_cfg.get("compare_workers") or []
+    if isinstance(counts, int) or not all(isinstance(w, int) and not isinstance(w, bool) and w >= 1 for w in counts):
+        raise PyptoError(f"compare_workers must be a list of positive integers, not {counts!r}")
+    return list(counts)
+
+
 def _check_runtime_cfg(runtime_cfg: Dict[str, Any]) -> None:
-    unknown = sorted(set(runtime_cfg) - set(_DEVICE_KEYS) - {"platform", "workers", "board", "profile", "order"})
+    unknown = sorted(set(runtime_cfg) - set(_DEVICE_KEYS) -
+                     {"platform", "workers", "board", "profile", "order", "compare_workers"})
     if unknown:
         raise PyptoError(f"runtime_cfg has keys libpto does not know: {', '.join(unknown)}")
 
@@ -233,6 +264,7 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
     profile = bool(runtime_cfg.get("profile", False))
     order = str(runtime_cfg.get("order", "all"))
     _runtime.check_order(order)
+    compare_workers = _compare_workers(runtime_cfg)
     require("torch")
     golden = require("golden")
     result = RunResult(passed=False, platform=target.name, workers=workers, board=board, order=order)
@@ -246,8 +278,9 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
         compiled = compile_step(target)
     result.work_dir = compiled.output_dir
     if isinstance(compiled, _distributed.Build):
-        if board or profile or order != "all":
-            what = "board mode" if board else "profile" if profile else "order"
+        if board or profile or order != "all" or compare_workers:
+            what = ("board mode" if board else "profile" if profile else "order" if order != "all"
+                    else "compare_workers")
             raise PyptoError(f"{what} is not offered for a multi-card program")
         result.kernels = sum(_compile.verify_kernels(c, target) for c in compiled.chips.values())
         result.times["compile"] = time.perf_counter() - t0
@@ -265,6 +298,8 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
         return result
 
     tensors, scalars = _golden_inputs(specs, golden_data)
+    # The reruns start from the inputs as the first run found them.
+    pristine = {name: _clone(t) for name, t in tensors.items()} if compare_workers else {}
     expected: Optional[Dict[str, Any]] = None
     if golden_fn is not None or golden_data is not None:
         t0, c0 = time.perf_counter(), time.process_time()
@@ -274,8 +309,33 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
         threads = getattr(require("torch"), "get_num_threads", None)
         result.golden_threads = threads() if threads else 0
 
+    _run_once(result, compiled.output_dir, specs, tensors, scalars, profile)
+    if expected is None:
+        result.passed = True
+        result.error = "validation skipped: no golden_fn or golden_data"
+    else:
+        judge(result, golden, specs, tensors, scalars, expected, rtol, atol, compare_fn)
+    for count in compare_workers:
+        again = RunResult(passed=expected is None, platform=target.name, workers=count, board=board, order=order)
+        fresh = {name: _clone(t) for name, t in pristine.items()}
+        _run_once(again, compiled.output_dir, specs, fresh, scalars, False)
+        if expected is not None:
+            judge(again, golden, specs, fresh, scalars, expected, rtol, atol, compare_fn)
+        result.reruns.append(Rerun(count, again.passed, again.times["run"], again.cpu_times["run"], again.error))
+        if not again.passed and result.passed:
+            result.passed = False
+            result.error = f"the run on {count} workers: {again.error}"
+    result.execution_time = time.perf_counter() - start
+    return result
+
+
+def _run_once(result: RunResult, output_dir: Path, specs: List[Any], tensors: Dict[str, Any],
+              scalars: Dict[str, Any], profile: bool) -> None:
+    """One run of the orchestration in output_dir on result.workers threads
+    over tensors (written in place): its prepare and run seconds, CPU
+    seconds, board warnings and task counts into result."""
     t0 = time.perf_counter()
-    with _runtime.Session(compiled.output_dir, workers, board=board, order=order) as session:
+    with _runtime.Session(output_dir, result.workers, board=result.board, order=result.order) as session:
         result.times["prepare"] = time.perf_counter() - t0
         if profile:
             session.set_tap(lambda task: _count_kernel(result.kernel_times, task))
@@ -288,15 +348,6 @@ def _run(compile_step: Callable[[Platform], Any], specs: List[Any], golden_fn: O
         finally:
             result.board_warnings = dict(session.board_warnings)
         result.tasks, result.max_concurrent = session.stats()
-
-    if expected is None:
-        result.passed = True
-        result.error = "validation skipped: no golden_fn or golden_data"
-        result.execution_time = time.perf_counter() - start
-        return result
-    judge(result, golden, specs, tensors, scalars, expected, rtol, atol, compare_fn)
-    result.execution_time = time.perf_counter() - start
-    return result
 
 
 def _count_kernel(kernel_times: Dict[str, Tuple[int, float]], task: Any) -> None:

@@ -33,6 +33,9 @@ def _parser() -> argparse.ArgumentParser:
                         "pto2: only the orders PTO2's runtime keeps (reads after writes), as on an NPU")
     p.add_argument("--profile", action="store_true",
                    help="time each kernel of the run (the runtime's tap) and list them, the slowest first")
+    p.add_argument("--compare-workers", default=None, metavar="N[,N...]",
+                   help="after the run, run the orchestration again on each of these worker counts, on the same "
+                        "inputs; each run is judged and timed (the verdict needs every run to pass)")
     p.add_argument("--json", default=None, metavar="FILE",
                    help="also write the results as JSON (one object per harness call) to FILE")
     p.epilog = "Arguments after -- go to the model's own argument parser, after -p PLATFORM."
@@ -46,12 +49,20 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.workers is not None and args.workers < 1:
         print("pto.pypto: error: --workers must be at least 1", file=sys.stderr)
         return 2
+    try:
+        compare = [int(w) for w in args.compare_workers.split(",")] if args.compare_workers else []
+    except ValueError:
+        compare = [0]
+    if any(w < 1 for w in compare):
+        print(f"pto.pypto: error: --compare-workers takes positive worker counts separated by commas, "
+              f"not {args.compare_workers!r}", file=sys.stderr)
+        return 2
     if args.output_dir:
         os.environ["PYPTO_PROG_BUILD_DIR"] = args.output_dir
     try:
         results = run_model(args.model, args.platform, args.workers,
                             argv=["-p", args.platform] + model_args, compile_only=args.compile_only,
-                            board=args.board, profile=args.profile, order=args.order)
+                            board=args.board, profile=args.profile, order=args.order, compare_workers=compare)
     except PyptoError as e:
         print(f"pto.pypto: {args.model}: error: {e}", file=sys.stderr)
         return 2

@@ -97,13 +97,15 @@ def _from_definitions(path: Path, namespace: Dict[str, Any], platform: str, runt
 
 def run_model(path: str, platform: str = _harness.DEFAULT_PLATFORM, workers: Optional[int] = None,
               argv: Optional[List[str]] = None, compile_only: bool = False, board: bool = False,
-              profile: bool = False, order: str = "all") -> List[Any]:
+              profile: bool = False, order: str = "all", compare_workers: Optional[List[int]] = None) -> List[Any]:
     """Runs the model file at path on libpto as its own ``__main__`` would run
     it on a board; argv (default ``-p PLATFORM``) are its arguments;
     compile_only stops each harness call after libpto's verification; board
     verifies and runs its kernels in libpto's board mode; profile times each
     kernel (RunResult.kernel_times); order "pto2" keeps only the orders
-    PTO2's runtime keeps (runtime_cfg's "order"). Returns
+    PTO2's runtime keeps (runtime_cfg's "order"); compare_workers runs
+    the orchestration again on each of those worker counts, on the same
+    inputs, each run judged (runtime_cfg's "compare_workers"). Returns
     one RunResult per harness call the model made. Raises PyptoError for a
     model that cannot run (a missing package, no golden, a kernel libpto
     refuses, ...)."""
@@ -124,6 +126,8 @@ def run_model(path: str, platform: str = _harness.DEFAULT_PLATFORM, workers: Opt
         runtime_extra["profile"] = True
     if order != "all":
         runtime_extra["order"] = order
+    if compare_workers:
+        runtime_extra["compare_workers"] = list(compare_workers)
     calls: List[Any] = []
     saved_argv, saved_path = sys.argv, list(sys.path)
     sys.argv = [str(model)] + (argv if argv is not None else ["-p", platform])
