@@ -18,10 +18,11 @@ namespace program {
 
 // PTOAS's rules on an mgather's or mscatter's text, before it is emitted:
 // the attribute's (coalesce required or implied), the indices' shape, the
-// tile a vec tile of the view's element type. tile and indices are its
-// tile operands, table_dtype the view's element type.
+// tile a vec tile of the view's element type. tile (written at tile_loc)
+// and indices are its tile operands, table_dtype the view's element type.
 bool MemoryReader::GlobalIndexRules(const Token& op, const ops::OpDescriptor& desc, uint32_t tile,
-                                  uint32_t indices, pto_dtype table_dtype, int* attr) {
+                                    SourceLoc tile_loc, uint32_t indices, pto_dtype table_dtype,
+                                    int* attr) {
   const bool scatter = ops::HasTrait(desc, PTO_TRAIT_NoDst);
   const std::string name = std::string("pto.") + desc.mnemonic;
   const std::string oob_key = scatter ? "scatterOob" : "gatherOob";
@@ -64,7 +65,7 @@ bool MemoryReader::GlobalIndexRules(const Token& op, const ops::OpDescriptor& de
                                           : "the tile's (elem coalesce)"),
                          PTO_ERR_SHAPE_MISMATCH);
   if (d.IsCube())
-    return parser_.Error(op.loc, name + "'s tile is a vec tile (the GM -> L1 form into a mat "
+    return parser_.Error(tile_loc, name + "'s tile is a vec tile (the GM -> L1 form into a mat "
                                         "tile is not provided)");
   if (d.dtype != table_dtype)
     return parser_.Error(op.loc, name + ": the view's element type " + DtypeSpelling(table_dtype) +

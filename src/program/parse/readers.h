@@ -176,7 +176,7 @@ class MemoryReader : public Reader {
   // PTOAS's rules on mgather's and mscatter's text before the generic DPS
   // reader emits them (memory_gather.cc); attr as GlobalModesAttrs packs it.
   bool GlobalIndexRules(const Token& op, const ops::OpDescriptor& desc, uint32_t tile,
-                        uint32_t indices, pto_dtype table_dtype, int* attr);
+                        SourceLoc tile_loc, uint32_t indices, pto_dtype table_dtype, int* attr);
   // Marks the pointer parameter a view (or pointer) register reaches as read
   // and/or written (PTO_PARAM_READ | PTO_PARAM_WRITE): pto-run --check's and
   // pto_program_param_access's listing. A view parameter of a function

@@ -139,6 +139,7 @@ void TileReader::ParseDpsValueOp(const Token& op, const ops::OpDescriptor& desc,
   // tile dst or the first source, the indices the last source.
   if (ops::AttributeOf(desc.attr).text == ops::TextAttr::kGlobalModes &&
       !parser_.memory().GlobalIndexRules(op, desc, dst != kNoSlot ? dst : slots[0],
+                                         dst != kNoSlot ? out_locs[0] : locs[0],
                                          slots[desc.source_count - 1], table.type.dtype, &attr))
     return;
   if (DefinesValue(desc)) {
