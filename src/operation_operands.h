@@ -158,6 +158,24 @@
 #define PTO_OPERANDS_TMP_ONE_(position, role, name) +PTO_OPERANDS_TMP_##role
 #define PTO_OPERANDS_TMP(list) (0 PTO_OPERANDS_EACH(PTO_OPERANDS_TMP_ONE_, list))
 
+/* A Table operand's position in the list (dst 0): where text's ins( ) gives
+ * it among the sources; 0 for a row without one (a TableDst is in dst's
+ * place). A constant expression. */
+#define PTO_OPERANDS_TABLE_POSITION_Table(position) +(position)
+#define PTO_OPERANDS_TABLE_POSITION_Dst(position)
+#define PTO_OPERANDS_TABLE_POSITION_Src(position)
+#define PTO_OPERANDS_TABLE_POSITION_Tmp(position)
+#define PTO_OPERANDS_TABLE_POSITION_OptionalTmp(position)
+#define PTO_OPERANDS_TABLE_POSITION_Dst1(position)
+#define PTO_OPERANDS_TABLE_POSITION_SrcOnly(position)
+#define PTO_OPERANDS_TABLE_POSITION_TableDst(position)
+#define PTO_OPERANDS_TABLE_POSITION_Words2(position)
+#define PTO_OPERANDS_TABLE_POSITION_Words4(position)
+#define PTO_OPERANDS_TABLE_POSITION_Aux(position)
+#define PTO_OPERANDS_TABLE_POSITION_Config(position)
+#define PTO_OPERANDS_TABLE_POSITION_ONE_(position, role, name) PTO_OPERANDS_TABLE_POSITION_##role(position)
+#define PTO_OPERANDS_TABLE_POSITION(list) (0 PTO_OPERANDS_EACH(PTO_OPERANDS_TABLE_POSITION_ONE_, list))
+
 /* The flags the list implies (PTO_TRAIT_SecondDst for a Dst1), ORed to the
  * Traits column's: a constant expression. */
 #define PTO_OPERANDS_TRAIT_Dst 0u

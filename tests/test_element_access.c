@@ -146,6 +146,22 @@ static void test_tsetval_tgetval(void **state) {
                            "  %v = pto.tgetval ins(%s, %i : !pto.tile_buf<vec, 4x8xf32>, index) outs : f16\n"
                            "  return\n}\n",
                            PTO_ERR_DTYPE_MISMATCH);
+    /* The generic reader's rules on a row without a tile result and with a
+     * scalar one: `outs` lists no operand, the value's type follows it, and
+     * the form is pto.tgetval's alone (no SSA form, no unprefixed name). */
+    expect_program_refused_with("func.func @k(%s : !pto.tile_buf<vec, 4x8xf32>, %i : index, %d : !pto.tile_buf<vec, 4x8xf32>) {\n"
+                                "  %v = pto.tgetval ins(%s, %i : !pto.tile_buf<vec, 4x8xf32>, index) outs(%d : "
+                                "!pto.tile_buf<vec, 4x8xf32>) : f32\n  return\n}\n",
+                                NULL, "pto.tgetval takes 0 output(s), not 1");
+    expect_program_refused_with("func.func @k(%s : !pto.tile_buf<vec, 4x8xf32>, %i : index) {\n"
+                                "  %v = pto.tgetval ins(%s, %i : !pto.tile_buf<vec, 4x8xf32>, index) outs\n  return\n}\n",
+                                NULL, "expected ':'");
+    expect_program_refused_with("func.func @k(%s : !pto.tile_buf<vec, 4x8xf32>, %i : index) {\n"
+                                "  %v = pto.tgetval %s, %i : f32\n  return\n}\n",
+                                NULL, "expected 'ins'");
+    expect_program_refused_with("func.func @k(%s : !pto.tile_buf<vec, 4x8xf32>, %i : index) {\n"
+                                "  %v = tgetval ins(%s, %i : !pto.tile_buf<vec, 4x8xf32>, index) outs : f32\n  return\n}\n",
+                                NULL, "operation 'tgetval' is not supported");
     expect_program_refused("%i = arith.constant 0 : index\n%v = arith.constant 1.0 : f32\n"
                            "%d = pto.tsetval %i, %v : (index, f32) -> !pto.tile<4x8xf32>\n",
                            PTO_ERR_INVALID_ARGUMENT);

@@ -305,16 +305,34 @@ void RunGlobalScatter(const GlobalTable& table, const pto_tile* src, const pto_t
 
 // The rows: mgather (Dst(dst), Table(table), Src(indices)) and mscatter
 // (TableDst(table), Src(src), Src(indices)), coalesce their attribute.
-pto_status CheckMGather(const Operands& o, pto_profile profile) {
-  return CheckGlobalGather(o.dst, o.table, o.src0, o.attr, profile);
+// The rows' check and run: o.attr the coalesce; o.sat a program's modes
+// (ops.h's PacksSecondByte: the OOB mode in bits 0-3, the scatter's atomic
+// in bits 4-7), 0 from the C functions.
+namespace {
+GlobalTable WithOob(const Operands& o) {
+  GlobalTable t = o.table;
+  t.oob = o.sat & 15;
+  return t;
 }
-void RunMGather(const Operands& o, pto_profile) { RunGlobalGather(o.dst, o.table, o.src0, o.attr); }
+GlobalModes ModesOf(const Operands& o) {
+  GlobalModes modes;
+  modes.atomic = o.sat >> 4;
+  return modes;
+}
+}  // namespace
+
+pto_status CheckMGather(const Operands& o, pto_profile profile) {
+  return CheckGlobalGather(o.dst, WithOob(o), o.src0, o.attr, profile);
+}
+void RunMGather(const Operands& o, pto_profile) {
+  RunGlobalGather(o.dst, WithOob(o), o.src0, o.attr);
+}
 
 pto_status CheckMScatter(const Operands& o, pto_profile profile) {
-  return CheckGlobalScatter(o.table, o.src0, o.src1, o.attr, profile);
+  return CheckGlobalScatter(WithOob(o), o.src0, o.src1, o.attr, profile, ModesOf(o));
 }
 void RunMScatter(const Operands& o, pto_profile) {
-  RunGlobalScatter(o.table, o.src0, o.src1, o.attr);
+  RunGlobalScatter(WithOob(o), o.src0, o.src1, o.attr, ModesOf(o).atomic);
 }
 
 }  // namespace ops

@@ -153,6 +153,8 @@ enum class TextAttr : uint8_t {
   kMaskPattern,   // {maskPattern = #pto.mask_pattern<P0101>}, tgather's one-source form
   kUpperOrLower,  // {upperOrLower = 0|1 : i32}, ttri's triangle
   kHistByte,      // {byte = 0..3 : i32}, thistogram's byte (default 1)
+  kGlobalModes,   // {coalesce = #pto<coalesce row|elem>, gatherOob / scatterOob = ...,
+                  // scatterAtomicOp = ..., scatterConflict = ...}: mgather's, mscatter's
 };
 
 // One row of attributes.def, as the table reads it.
@@ -239,6 +241,10 @@ struct OpDescriptor {
   // dst valid region (unless WritesWholeDst), inside a
   // FloatEnvironmentGuard where dst's dtype is a float type.
   void (*run)(const Operands& o, pto_profile profile);
+  // A Table operand's position among the operands (dst 0; 0 for none, a
+  // TableDst being in dst's place): PTO_OPERANDS_TABLE_POSITION. A program's
+  // ins( ) gives the table there among the sources.
+  uint8_t table_position = 0;
 };
 
 extern const OpDescriptor kOps[kOpCount];
@@ -248,9 +254,12 @@ inline const OpDescriptor& Descriptor(OpId id) { return kOps[static_cast<size_t>
 // A program instruction keeps its attribute in one int; a two-enum one
 // (tcvt's) packs the first in the low byte and the second in the next, as
 // tgather_cmp's text form packs its mode and 1 (one scalar threshold for
-// every row, Operands::sat 1, where the C function takes a k_value tile).
+// every row, Operands::sat 1, where the C function takes a k_value tile),
+// and as mgather's and mscatter's pack their coalesce and the pages' modes
+// (Operands::sat: GlobalTable::oob in bits 0-3, a scatter's
+// pto_scatter_atomic in bits 4-7; 0, the C functions', none).
 inline bool PacksSecondByte(AttrKind kind) {
-  return TwoEnums(kind) || kind == AttrKind::kCmpOffset;
+  return TwoEnums(kind) || kind == AttrKind::kCmpOffset || kind == AttrKind::kCoalesce;
 }
 inline int AttrOf(const OpDescriptor& op, int packed) {
   return PacksSecondByte(op.attr) ? packed & 0xFF : packed;

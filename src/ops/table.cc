@@ -117,7 +117,8 @@ constexpr OpDescriptor kOps[kOpCount] = {
    PTO_TRAIT_BITS Traits | PTO_OPERANDS_TRAITS(operand_list),                                   \
    TextRulesOf<PTO_TRAIT_BITS Traits>([](auto) { return &TextRules##Camel; }),                  \
    Check##Camel,                                                                                \
-   RunOf<Run##Camel>(Family::k##Fam, OpId::k##Camel)},
+   RunOf<Run##Camel>(Family::k##Fam, OpId::k##Camel),                                           \
+   PTO_OPERANDS_TABLE_POSITION(operand_list)},
 #include "operations.def"
 #undef PTO_OPERATION
 };

@@ -142,17 +142,11 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
       out[0] = in.a, out[1] = in.b, out[2] = in.c, out[3] = in.d;
       out[4] = in.slot[0], out[5] = in.slot[1];
       break;
-    case Code::kGetVal:
-      out[0] = in.b;
-      break;
     case Code::kRandom:
       out[0] = in.a;
       break;
     case Code::kMxZzMove:
       out[0] = in.a, out[1] = in.b, out[2] = in.c;
-      break;
-    case Code::kGlobalIndex:
-      out[0] = in.a, out[1] = in.c;
       break;
     case Code::kPipe:
       out[0] = in.a;  // the pushed or popped tile (kNoSlot for a free)
@@ -377,8 +371,19 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
                           " is a subview of %" + p->tiles[p->tiles[slot].view_of].name +
                           ", and " + in.op->mnemonic +
                           " needs a whole tile (its rows x cols), not a window");
+  // A table in memory is a view's elements, its extent and contents known
+  // when the instruction runs: a Table row's rules are checked then.
+  if (in.code == Code::kTileOp && ops::HasTrait(*in.op, PTO_TRAIT_Table)) {
+    in.check_at_run = true;
+    for (uint32_t slot : operands)
+      if (slot != kNoSlot && IsFloatDtype(p->tiles[slot].type.dtype)) p->uses_float = true;
+    return PTO_OK;
+  }
   ops::Operands o = WithTiles(ops::Operands{}, in, tiles);
-  if (o.tmp != nullptr && !p->tiles[in.slot[Role::kTmp]].in_ub && in.code == Code::kTileOp) {
+  double value = 0;  // a scalar result's stand-in (tgetval's)
+  o.out = &value;
+  if (o.tmp != nullptr && o.dst != nullptr && !p->tiles[in.slot[Role::kTmp]].in_ub &&
+      in.code == Code::kTileOp) {
     o.tmp->valid_rows = o.dst->valid_rows;
     o.tmp->valid_cols = o.dst->valid_cols;
   }
@@ -407,7 +412,8 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
   if (in.code == Code::kTileOp) {
     // A scalar here is a float register's (an integer scalar is checked
     // when it runs: check_at_run).
-    in.plain = !in.check_at_run && (!ops::TakesScalar(in.op->attr) || in.scalar_is_float) &&
+    in.plain = !in.check_at_run && o.dst != nullptr &&
+               (!ops::TakesScalar(in.op->attr) || in.scalar_is_float) &&
                ops::IndexCount(in.op->attr) == 0 &&
                !ops::HasTrait(*in.op, PTO_TRAIT_MaskDst | PTO_TRAIT_MaskSrc);
     in.run_attr = ops::AttrOf(*in.op, in.attr);
@@ -415,7 +421,9 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
     in.run_scalar = ops::TakesScalar(in.op->attr);
     in.run_whole_dst = ops::WritesWholeDst(*in.op);
     // Sources on dst's rows in row order run through the row's run, row by row.
-    in.run_contiguous = ops::SharesRowsWithDst(o) ? nullptr : ops::ContiguousKernelOf(*in.op);
+    in.run_contiguous = o.dst == nullptr || ops::SharesRowsWithDst(o)
+                            ? nullptr
+                            : ops::ContiguousKernelOf(*in.op);
   }
   // Float compares too keep IEEE defaults (subnormals compare as themselves).
   for (const pto_tile* t : {static_cast<const pto_tile*>(dst), src0, src1})

@@ -12,8 +12,9 @@
 #                  test runs (dst = scalar * src0 + src1, rounded once): at
 #                  most 11 files
 #   tscratch_table two tile results (Dst, Dst1), a scalar out-parameter (Out)
-#                  and a table in memory (Table), no text form, its own C and
-#                  Rust tests: at most 11 files
+#                  and a table in memory (Table), its own C test (which runs
+#                  its text form too: the generic reader's, by the roles) and
+#                  Rust test: at most 11 files
 # After each it checks that every changed file is a hand-edited or a
 # regenerated one, that the hand-edited ones are no more than the count, and
 # that each regenerated file is exactly what the regeneration makes of the
@@ -21,8 +22,7 @@
 # file fails). Then it builds with the bindings, runs the core tests that
 # iterate the operations, the dummy's own test, the program tests, the
 # fuzzers' corpus replays, the Python and Rust suites, and asserts that the
-# new rows ran in C, programs (tscratch_table has no text form), Python and
-# Rust and are bound in Go and Java.
+# new rows ran in C, programs, Python and Rust and are bound in Go and Java.
 # Usage: tests/ci/new-operation.sh [SCRATCH_DIR]   (default: build-ci/new-operation)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -190,6 +190,11 @@ meson test -C "$scratch/build" --print-errorlogs --num-processes 2 \
   errors profiles placement kernel_coverage float_env alloc_failure scratch_fma scratch_table \
   fuzz-corpus-replay fuzz-program-corpus-replay \
   'bindings match src/operations.def' 'bindings match the enums of include/pto_c.h'
+# tscratch_table ran from a program: its C test's text form, against the C call
+# (this run's log, before the next run's replaces it).
+grep -q "^\[scratch_table\] its text form computed the C call's tiles and value" \
+  "$scratch/build/meson-logs/testlog.txt" || {
+  echo "new-operation: tscratch_table's text form did not run"; exit 1; }
 meson test -C "$scratch/build" --print-errorlogs --num-processes 2 --suite python --suite rust
 # tscratch_table ran from Rust: its own test among cargo's, passed.
 grep -q '^test tscratch_table_runs_from_rust \.\.\. ok' "$scratch/build/meson-logs/testlog.txt" || {
@@ -222,5 +227,4 @@ python=$(meson introspect --tests "$scratch/build" |
            python3 -c 'import json, sys; print(next(t["cmd"][0] for t in json.load(sys.stdin) if t["name"] == "pytest"))')
 PYTHONPATH="$scratch/build/bindings/python" "$python" "$data/check.py"
 echo "new-operation: tscratch, tscratch_pick, tscratch_fma and tscratch_table built, bound and tested" \
-     "in C, programs (but tscratch_table: no text form), Python and Rust (tscratch_table by its own" \
-     "test), bound in Go and Java"
+     "in C, programs, Python and Rust (tscratch_table by its own tests), bound in Go and Java"

@@ -155,7 +155,10 @@ enum class Code : uint8_t {
   kStore,        // views[b] <- tile a, as dtype d (sub 1: added to what is there;
                  // plain and imm as kLoad's)
   kSetValid,     // tile a valid region = ints[b] x ints[c]
-  kTileOp,       // an operation of the table on tiles (Instr::slot by Role)
+  kTileOp,       // an operation of the table on tiles (Instr::slot by Role); a Table
+                 // or TableDst row's table views[b], of pto_dtype d; a row's scalar
+                 // result (an Out argument) into (sub 0: ints, wrapped to `bits`; 1:
+                 // floats)[a]
   kTsel,         // tsel: dst <- mask slot `mask` ? src0 : src1 (tmp), by Role
   kMrgSortLists,  // tmrgsort's multi-list form: dst <- lists src0, src1[, src2[, src3]]
                   // (tmp), by Role; sub: exhausted
@@ -170,7 +173,6 @@ enum class Code : uint8_t {
   kSelect,       // (sub 0: ints, 1: floats)[a] = ints[b] ? [c] : [d]
   kLoadScalar,   // (sub 0: ints, 1: floats)[a] = pointer b [ints[c]], element dtype d
   kStoreScalar,  // pointer b [ints[c]] = (sub 0: ints, 1: floats)[a], element dtype d
-  kGetVal,       // (sub 0: ints, 1: floats)[a] = tile b's element at flat offset ints[c]
   kRandom,       // tile a <- trandom of the key and counter words ints[lists[extra .. extra
                  // + 6)] (their low 32 bits), imm rounds
   kQuantMx,      // pto_tquant_mx: slots dst, src0 (src), src1 (exp), src2 (max), src3
@@ -200,10 +202,6 @@ enum class Code : uint8_t {
                  // kInit: the slots' memory, pointer d (c 1) or views[d] (c 2)
   kSubblock,     // ints[a] = the vector core's index (sub 0) or the count (sub 1)
   kComm,         // a pto.comm.* operation (sub: CommOp; operands under CommOp)
-  kGlobalIndex,  // pto.mgather (sub 0): tile a <- views[b] by the indices in tile c;
-                 // pto.mscatter (sub 1): views[b] <- tile a by them; imm: pto_coalesce,
-                 // attr: the OOB mode (ops::GlobalTable::oob) in bits 0-3, the
-                 // scatter's pto_scatter_atomic in bits 4-7
 };
 
 // What a kComm does (Instr::sub), its operands: views by register, the

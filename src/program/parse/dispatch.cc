@@ -75,12 +75,6 @@ void ReadPartitionView(Parser& p, const Token& op, const Results& r) {
 }
 void ReadLoad(Parser& p, const Token& op, const Results&) { p.memory().ParseLoadStore(op, true); }
 void ReadStore(Parser& p, const Token& op, const Results&) { p.memory().ParseLoadStore(op, false); }
-void ReadMgather(Parser& p, const Token& op, const Results&) {
-  p.forms().ParseGlobalIndex(op, false);
-}
-void ReadMscatter(Parser& p, const Token& op, const Results&) {
-  p.forms().ParseGlobalIndex(op, true);
-}
 void ReadPrefetchTile(Parser& p, const Token& op, const Results&) {
   p.memory().ParsePrefetchTile(op);
 }
@@ -103,7 +97,6 @@ void ReadTassign(Parser& p, const Token& op, const Results& r) {
   if (r.size() <= 1) p.memory().ParseTassign(op, r);
   else p.ResultCount(op, r, 1);
 }
-void ReadGetVal(Parser& p, const Token& op, const Results& r) { p.forms().ParseGetVal(op, r); }
 void ReadPrint(Parser& p, const Token& op, const Results&) { p.tile().ParsePrint(op); }
 void ReadTQuantMx(Parser& p, const Token& op, const Results& r) {
   p.forms().ParseTQuantMx(op, r);
@@ -187,7 +180,6 @@ constexpr OperationRow kOperations[] = {
     {"pto.declare_eventid_array", false, 1, ReadDeclareLocalArray},
     {"pto.eventid_array_get", false, kAnyResults, ReadLocalArrayAccess},
     {"pto.eventid_array_set", false, kAnyResults, ReadLocalArrayAccess},
-    {"pto.tgetval", false, kAnyResults, ReadGetVal},
     {"pto.barrier", false, 0, ReadSync},
     {"pto.barrier_sync", false, 0, ReadSync},
     {"pto.set_flag", false, 0, ReadSync},
@@ -254,8 +246,6 @@ constexpr OperationRow kOperations[] = {
     {"pto.tload", false, 0, ReadLoad},
     {"pto.tstore", false, 0, ReadStore},
     {"pto.tprefetch", false, 0, ReadPrefetchTile},
-    {"pto.mgather", false, 0, ReadMgather},
-    {"pto.mscatter", false, 0, ReadMscatter},
     {"pto.alloc_tile", false, 1, ReadAllocTile},
     {"memref.alloc", false, 1, ReadMemrefAlloc},
     {"pto.subset", false, 1, ReadSubset},
@@ -290,10 +280,12 @@ void ReadTableOperation(Parser& p, const Token& op, const Results& results) {
     desc = ops::FindOp(underscored.data(), underscored.size());
   }
   // A NoText row (tmatmul_mx_hif4) is no operation of the text; its pto.
-  // names are refused by rows above. A NoDst row (tgetval) and a Table row
-  // (mgather, mscatter: a view is their table) have their own forms above,
-  // pto.<mnemonic> only. tsel and trandom, rows, have their own forms.
-  if (desc != nullptr && ops::HasTrait(*desc, PTO_TRAIT_NoText | PTO_TRAIT_NoDst | PTO_TRAIT_Table))
+  // names are refused by rows above. A row with operands beyond tiles (a
+  // table, no tile result, a scalar result: TakesOperandsBeyondTiles:
+  // tgetval, mgather, mscatter) has its DPS form, pto.<mnemonic> only. tsel
+  // and trandom, rows, have their own forms.
+  if (desc != nullptr && (ops::HasTrait(*desc, PTO_TRAIT_NoText) ||
+                          (!prefixed && TakesOperandsBeyondTiles(*desc))))
     desc = nullptr;
   if (mnemonic == "tsel") return p.forms().ParseTsel(op, results);
   if (mnemonic == "trandom") return p.forms().ParseRandom(op, results);
@@ -309,6 +301,11 @@ void ReadTableOperation(Parser& p, const Token& op, const Results& results) {
   }
   if (ops::HasTrait(*desc, PTO_TRAIT_Cube)) {
     if (p.ResultCount(op, results, 0)) p.cube().ParseMatmul(op, *desc);
+    return;
+  }
+  if (TakesOperandsBeyondTiles(*desc)) {
+    if (p.ResultCount(op, results, DefinesValue(*desc) ? 1 : 0) && p.ExpectIdent("ins"))
+      p.tile().ParseDpsValueOp(op, *desc, results);
     return;
   }
   if (prefixed && p.tok().IsIdent("ins")) {

@@ -104,5 +104,29 @@ void MemoryReader::ParseScalarAccess(const Token& op, const std::vector<Token>& 
   }
 }
 
+// A table in memory (a Table or TableDst operand: pto.mgather's,
+// pto.mscatter's): a view made in the function (pto.make_tensor_view, a
+// pto.partition_view of one), written as its type; *view its register, its
+// pointer parameter marked with `access`. A view given as a parameter has no
+// memory here.
+bool MemoryReader::TableView(const std::string& what, const Token& name, const Type& written,
+                             SourceLoc loc, unsigned access, Value* view) {
+  const Value* v = parser_.Lookup(name.text);
+  if (v == nullptr)
+    return parser_.Error(name.loc, "%" + std::string(name.text) + " is not defined");
+  if (v->type.kind != TypeKind::kPartitionView && v->type.kind != TypeKind::kTensorView)
+    return parser_.Error(name.loc, what + "'s table %" + std::string(name.text) + " is " +
+                                       TypeString(v->type) + ", not a view");
+  if (!parser_.WrittenAs(name, v->type, written, loc)) return false;
+  uint32_t made = 0;
+  if (!FindViewPointer(v->reg, &made))
+    return parser_.Error(name.loc, what + "'s view %" + std::string(name.text) +
+                                       " is a parameter of view type, which is not "
+                                       "supported (make it with pto.make_tensor_view)");
+  *view = *v;
+  MarkPointerAccess(made, access);
+  return true;
+}
+
 }  // namespace program
 }  // namespace pto

@@ -168,6 +168,15 @@ class MemoryReader : public Reader {
     return true;
   }
   void SetViewPointer(uint32_t view, uint32_t pointer) { view_ptr_[view] = pointer; }
+  // A Table or TableDst operand %name (written as `written`): a view made in
+  // the function, *view its value, its pointer marked with `access`
+  // (memory_pointers.cc); `what` names the operation in errors.
+  bool TableView(const std::string& what, const Token& name, const Type& written, SourceLoc loc,
+                 unsigned access, Value* view);
+  // PTOAS's rules on mgather's and mscatter's text before the generic DPS
+  // reader emits them (memory_gather.cc); attr as GlobalModesAttrs packs it.
+  bool GlobalIndexRules(const Token& op, const ops::OpDescriptor& desc, uint32_t tile,
+                        SourceLoc tile_loc, uint32_t indices, pto_dtype table_dtype, int* attr);
   // Marks the pointer parameter a view (or pointer) register reaches as read
   // and/or written (PTO_PARAM_READ | PTO_PARAM_WRITE): pto-run --check's and
   // pto_program_param_access's listing. A view parameter of a function
@@ -226,6 +235,12 @@ class TileReader : public Reader {
 
   void ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named);
   void ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named, const Token& result);
+  // The DPS form of a row with operands beyond tiles (TakesOperandsBeyondTiles:
+  // a table in memory, no tile result, a scalar result), results its
+  // %result if it defines one; from ins( )'s parenthesis
+  // (tile_table_operands.cc).
+  void ParseDpsValueOp(const Token& op, const ops::OpDescriptor& desc,
+                       const std::vector<Token>& results);
   // pto.tgather ins(%src, %kValue, %tmp : T, S, U) outs(%dst, %cdst : D, C)
   // [{cmpMode = ..., offset = N : i32}]: its compare form, ins( ) read
   // (tile_reader.cc), and its attributes (tile_attributes.cc).
@@ -245,6 +260,12 @@ class TileReader : public Reader {
     bool high_precision;  // its precisionType is high_precision
     bool tmp_given;       // it named a tmp
     uint32_t tmp_slot = kNoSlot;  // that tmp's tile, kept for the row's text rules
+  };
+  // A row's scalar result (an Out argument): the %result it defines, its type.
+  struct ValueResult {
+    const Token* name = nullptr;
+    Type type;
+    SourceLoc loc;
   };
 
   // A Scalar-family operation's scalar operand: names[index] (declared as
@@ -270,9 +291,22 @@ class TileReader : public Reader {
   bool MaskPatternGiven(const Token& op, const ops::OpDescriptor& desc, int attr);
   bool ParseGatherAxis(int* attr);
   bool ParseConversionAttrs(int* attr);
+  // mgather's and mscatter's attribute dictionary (the text kind
+  // GlobalModes): the coalesce in bits 0-7 (kCoalesceGiven set when given),
+  // the OOB mode in bits 8-11, a scatter's atomic in bits 12-15.
+  bool GlobalModesAttrs(const ops::OpDescriptor& desc, int* attr);
   bool TextTmpAllowed(const ops::OpDescriptor& op);
+  // value: the row's scalar result, or null.
   bool EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins,
-                  uint32_t dst, int attr, const Instr& scalar, const TextForm& form);
+                  uint32_t dst, int attr, const Instr& scalar, const TextForm& form,
+                  const ValueResult* value = nullptr);
+  // A bound dst that the row reads too (its old elements stay or count) is
+  // marked read.
+  void MarkDstRead(const ops::OpDescriptor& desc, uint32_t dst);
+  bool TakeTableOperand(const Token& op, const ops::OpDescriptor& desc, std::vector<Token>* names,
+                        std::vector<Type>* types, std::vector<SourceLoc>* type_locs, Value* table);
+  bool ParseValueOuts(const Token& op, const ops::OpDescriptor& desc, std::vector<Token>* outs,
+                      std::vector<Type>* types, std::vector<SourceLoc>* locs, ValueResult* value);
   bool ConversionAttr(SourceLoc loc, uint32_t src, uint32_t dst, int* attr, Instr* in);
   bool TextRulesHold(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins,
                      uint32_t dst, const TextForm& form);
@@ -280,8 +314,9 @@ class TileReader : public Reader {
   const ops::OpDescriptor* FixpipeForm(const ops::OpDescriptor& named);
   bool TakeFixpipeOperand(std::vector<Token>* names, std::vector<Type>* types,
                           std::vector<SourceLoc>* type_locs);
+  // besides: operands counted in the message beside the tiles (a table).
   bool OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
-                        const char* what);
+                        const char* what, size_t besides = 0);
   bool ParseTwoOuts(Token* dst, Type* dst_type, SourceLoc* dst_loc, Token* idx, Type* idx_type,
                     SourceLoc* idx_loc);
   bool ParseSharedTypes(const ops::OpDescriptor& desc, const std::vector<Token>& names,
@@ -300,6 +335,17 @@ const ops::OpDescriptor& WithScalarFirst(const ops::OpDescriptor& op,
 const ops::OpDescriptor& WithMaskPattern(const ops::OpDescriptor& op, size_t sources);
 const ops::OpDescriptor& WithSingleSource(const ops::OpDescriptor& op, size_t sources);
 
+// GlobalModesAttrs's mark of a coalesce the text gave (cleared once
+// MemoryReader::GlobalIndexRules has applied PTOAS's rules).
+constexpr int kCoalesceGiven = 1 << 16;
+
+// Whether a row has a scalar result (an Out argument: tgetval's value), and
+// whether it has operands beyond tiles: that, a table in memory (Table,
+// TableDst) or no tile result (NoDst). Such rows are read by
+// TileReader::ParseDpsValueOp.
+bool DefinesValue(const ops::OpDescriptor& desc);
+bool TakesOperandsBeyondTiles(const ops::OpDescriptor& desc);
+
 // A core of a block as messages name it (1 the cube, 2 a vector core).
 inline const char* CoreName(uint8_t core) { return core == 1 ? "cube" : "vector"; }
 
@@ -311,11 +357,10 @@ inline bool IntAttr(const AttrEntry& e, int64_t* out) {
 }
 
 // The instructions with text forms of their own, beside the table's
-// (tile_special_forms.cc, tile_quant_mx.cc, memory_gather.cc): tsel's three
-// sources, tmrgsort's multi-list form with its executed counts, tgetval's
-// scalar result, trandom's key and counter words, tquant's optional offset
-// and tmp, tquant.mx's four results and the MX exponents' ZZ move, and
-// pto.mgather / pto.mscatter through a view's memory.
+// (tile_special_forms.cc, tile_quant_mx.cc): tsel's three sources,
+// tmrgsort's multi-list form with its executed counts, trandom's key and
+// counter words, tquant's optional offset and tmp, tquant.mx's four results
+// and the MX exponents' ZZ move.
 class SpecialFormReader : public Reader {
  public:
   explicit SpecialFormReader(Parser& parser) : Reader(parser) {}
@@ -325,8 +370,6 @@ class SpecialFormReader : public Reader {
                    const ops::OpDescriptor& desc);
   bool IsMrgSortLists(const std::vector<Token>& results);
   void ParseMrgSortLists(const Token& op, const std::vector<Token>& results);
-  // %v = pto.tgetval ins(%src, %index : T, index) outs : E
-  void ParseGetVal(const Token& op, const std::vector<Token>& results);
   // pto.trandom ins(%k0, %k1, %c0, %c1, %c2, %c3 [{rounds = R : i32}] : ...) outs(%dst : T)
   void ParseRandom(const Token& op, const std::vector<Token>& results);
   // pto.tquant.mx ins(%src : T) outs(%dst, %exp, %max, %scaling : ...) {quant_type = ...}
@@ -336,15 +379,10 @@ class SpecialFormReader : public Reader {
   // (tile_quant_mx.cc)
   void ParseMxZzMove(const Token& op, const std::vector<Token>& names,
                      const std::vector<Type>& types, const std::vector<SourceLoc>& locs);
-  // pto.mgather ins(%view, %idx : V, T) outs(%dst : T) {coalesce = ...} and
-  // pto.mscatter ins(%src, %idx : T, T) outs(%view : V) {coalesce = ...}
-  // (memory_gather.cc).
-  void ParseGlobalIndex(const Token& op, bool scatter);
 
  private:
   bool ParseExhausted(int* exhausted);
   bool ParseRounds(int64_t* rounds);
-  bool GlobalIndexAttrs(const Token& op, bool scatter, int* coalesce, int* oob, int* atomic);
 };
 
 // The cube (core_cube.cc): its matrix multiplies and the moves whose tiles

@@ -117,6 +117,7 @@ bool TileReader::HistByteAttr(const AttrEntry& e, int* attr, int* given_byte, in
 bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high_precision) {
   const ops::TextAttr text = ops::AttributeOf(op.attr).text;
   if (text == ops::TextAttr::kConversion) return ParseConversionAttrs(attr);
+  if (text == ops::TextAttr::kGlobalModes) return GlobalModesAttrs(op, attr);
   std::vector<AttrEntry> attrs;
   if (!parser_.ParseAttrDict(&attrs)) return false;
   int given_byte = -1, legacy_msb = -1;  // thistogram's byte and isMSB, when given
@@ -275,6 +276,60 @@ bool TileReader::ParseBareBinaryOrder(int* attr) {
   const Token value = tok();
   if (!BinaryOrderValue(value, attr)) return false;
   parser_.Advance();
+  return true;
+}
+
+// {coalesce = #pto<coalesce row|elem>} (mgather's required, as PTOAS
+// requires it), gatherOob / scatterOob (the pages' modes: undefined, which
+// refuses an index past the table when the instruction runs; clamp, wrap;
+// gather's zero, scatter's skip), scatterAtomicOp none, add, max, min
+// (pto_scatter_atomic: pto_mscatter_ex's atomics, their dtypes checked when
+// the instruction runs) and scatterConflict last or default (a scatter's
+// last writer in row order wins).
+bool TileReader::GlobalModesAttrs(const ops::OpDescriptor& desc, int* attr) {
+  const bool scatter = ops::HasTrait(desc, PTO_TRAIT_NoDst);
+  const std::string name = std::string("pto.") + desc.mnemonic;
+  const std::string oob_key = scatter ? "scatterOob" : "gatherOob";
+  const std::string oob_kind = scatter ? "#pto<scatter_oob " : "#pto<gather_oob ";
+  int coalesce = -1, oob = ops::GlobalTable::kOobRefuse, atomic = PTO_SCATTER_ATOMIC_NONE;
+  std::vector<AttrEntry> attrs;
+  if (!parser_.ParseAttrDict(&attrs)) return false;
+  for (const AttrEntry& e : attrs) {
+    const std::string v(e.value.text);
+    if (e.key == "coalesce" && (v == "#pto<coalesce row>" || v == "#pto<coalesce elem>")) {
+      coalesce = v == "#pto<coalesce row>" ? PTO_COALESCE_ROW : PTO_COALESCE_ELEM;
+      continue;
+    }
+    if (e.key == oob_key) {
+      static const char* const kModes[] = {"undefined", "clamp", "wrap", nullptr};
+      bool known = false;
+      for (int m = 0; m < 3; ++m)
+        if (v == oob_kind + kModes[m] + ">") oob = m, known = true;
+      if (v == oob_kind + (scatter ? "skip>" : "zero>"))
+        oob = ops::GlobalTable::kOobZeroOrSkip, known = true;
+      if (!known)
+        return parser_.Error(e.value.loc, name + "'s " + oob_key + " is " + oob_kind +
+                                              "undefined|clamp|wrap|" +
+                                              (scatter ? "skip>" : "zero>"));
+      continue;
+    }
+    if (scatter && e.key == "scatterAtomicOp") {
+      static const char* const kAtomics[] = {"none", "add", "max", "min"};
+      bool known = false;
+      for (int a = 0; a < 4; ++a)
+        if (v == std::string("#pto<scatter_atomic_op ") + kAtomics[a] + ">") atomic = a, known = true;
+      if (!known)
+        return parser_.Error(e.value.loc, name + "'s scatterAtomicOp is "
+                                                 "#pto<scatter_atomic_op none|add|max|min>");
+      continue;
+    }
+    const bool computed = scatter && e.key == "scatterConflict" &&
+                          (v == "#pto<scatter_conflict last>" || v == "#pto<scatter_conflict default>");
+    if (computed) continue;
+    return parser_.Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for " + name +
+                                    " (coalesce = #pto<coalesce row|elem>)");
+  }
+  *attr = (coalesce < 0 ? 0 : coalesce | kCoalesceGiven) | oob << 8 | atomic << 12;
   return true;
 }
 

@@ -150,11 +150,11 @@ bool TileReader::TextRulesHold(const ops::OpDescriptor& op, SourceLoc loc,
 
 bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
                             const std::vector<uint32_t>& ins, uint32_t dst, int attr,
-                            const Instr& scalar, const TextForm& form) {
+                            const Instr& scalar, const TextForm& form, const ValueResult* value) {
   // A cube tile (or a boxed vec tile) on either side: one of the cube's
   // moves, or an error.
   const auto boxed = [](const Type& t) { return t.IsCube() || t.IsBoxedVec(); };
-  const bool cube = boxed(p_->tiles[dst].type) ||
+  const bool cube = (dst != kNoSlot && boxed(p_->tiles[dst].type)) ||
                     (!ins.empty() && boxed(p_->tiles[ins[0]].type)) ||
                     (ins.size() > 1 && ins[1] != kNoSlot && boxed(p_->tiles[ins[1]].type));
   if (ops::HasTrait(op, PTO_TRAIT_Fixpipe) && ins.size() == 2)
@@ -165,10 +165,13 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   in.scalar_is_float = scalar.scalar_is_float;
   in.index_regs[0] = scalar.index_regs[0];
   in.index_regs[1] = scalar.index_regs[1];
+  // A table's view and dtype (a Table or TableDst row).
+  in.b = scalar.b;
+  in.d = scalar.d;
   // Offsets are known when the instruction runs, a ValuesAtRun row's values
-  // (tgather's indices) are read then: their rules are checked then, with
-  // the tile rules again.
-  if (ops::IndexCount(op.attr) > 0 || ops::HasTrait(op, PTO_TRAIT_ValuesAtRun))
+  // (tgather's indices) are read then, as a table in memory is (its view's
+  // extent): their rules are checked then, with the tile rules again.
+  if (ops::IndexCount(op.attr) > 0 || ops::HasTrait(op, PTO_TRAIT_ValuesAtRun | PTO_TRAIT_Table))
     in.check_at_run = true;
   if (ops::TakesScalar(op.attr)) {
     // The scalar is of dst's dtype, or the compared source's (a MaskDst
@@ -221,8 +224,31 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
     p_->tiles[in.slot[Role::kTmp]].in_ub = false;
     p_->tiles[in.slot[Role::kTmp]].used = true;
   }
+  if (value != nullptr) {
+    // The result's register (a), of the value's type: a float one, or an
+    // integer one of its width (bits).
+    in.bits = value->type.bits;
+    in.sub = value->type.kind == TypeKind::kFloat;
+    if (in.sub != 0) {
+      p_->uses_float = true;
+      parser_.scalar().EmitFloatResult(in, value->type, *value->name);
+    } else {
+      parser_.scalar().EmitIntResult(in, value->type, *value->name);
+    }
+    return true;
+  }
   p_->code.push_back(in);
   return true;
+}
+
+// tsetval writes one element (the rest of dst stays as it was) and a
+// ReadsDst row adds to dst's old values: a bound dst is read too. So does a
+// WritesPart row (tinsert), which writes src's region of it.
+void TileReader::MarkDstRead(const ops::OpDescriptor& desc, uint32_t dst) {
+  if ((desc.attr == ops::AttrKind::kIndexScalar ||
+       ops::HasTrait(desc, PTO_TRAIT_ReadsDst | PTO_TRAIT_WritesPart)) &&
+      p_->tiles[dst].param >= 0)
+    p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
 }
 
 // The row a text form names: `op`, or its ScalarFirst form (tdivs with the
@@ -271,13 +297,14 @@ bool TileReader::ParseGatherAxis(int* attr) {
 
 // The sources, then optionally tmp: as many as the operation takes.
 bool TileReader::OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
-                                  const char* what) {
+                                  const char* what, size_t besides) {
   const size_t most = desc.source_count + (TextTmpAllowed(desc) ? 1 : 0);
   if (count >= desc.source_count && count <= most) return true;
-  return parser_.Error(
-      op.loc, std::string(op.text) + " takes " + std::to_string(desc.source_count) +
-                  (most > desc.source_count ? " or " + std::to_string(most) : std::string()) + " " +
-                  what + ", not " + std::to_string(count));
+  const size_t least = desc.source_count + besides;
+  return parser_.Error(op.loc, std::string(op.text) + " takes " + std::to_string(least) +
+                                   (most > desc.source_count ? " or " + std::to_string(most + besides)
+                                                             : std::string()) +
+                                   " " + what + ", not " + std::to_string(count + besides));
 }
 
 // The tile slots of an operation's sources (read) and tmp (never read).
@@ -394,13 +421,7 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
     if (!parser_.UseTile(idx_name, idx_type, idx_loc, Use::kWrite, &idx)) return;
     slots.push_back(idx);
   }
-  // tsetval writes one element (the rest of dst stays as it was) and a
-  // ReadsDst row adds to dst's old values: a bound dst is read too.
-  // So does a WritesPart row (tinsert), which writes src's region of it.
-  if ((desc.attr == ops::AttrKind::kIndexScalar ||
-       ops::HasTrait(desc, PTO_TRAIT_ReadsDst | PTO_TRAIT_WritesPart)) &&
-      p_->tiles[dst].param >= 0)
-    p_->params[p_->tiles[dst].param].access |= PTO_PARAM_READ;
+  MarkDstRead(desc, dst);
   TextForm form{true, high_precision, names.size() > desc.source_count || second_dst};
   if (form.tmp_given) form.tmp_slot = slots.back();
   if (form.tmp_given && desc.tmp == ops::TmpRole::kNone) slots.pop_back();

@@ -1,8 +1,7 @@
 // PTO assembly: the tile instructions with text forms of their own, beside
 // the table's (tile_reader.cc): tsel's three sources, tmrgsort's
-// multi-list form with its executed counts, tgetval's scalar result,
-// trandom's key and counter words, and tquant's optional offset and tmp with
-// its quant_type.
+// multi-list form with its executed counts, trandom's key and counter
+// words, and tquant's optional offset and tmp with its quant_type.
 #include <string>
 #include <vector>
 
@@ -238,54 +237,6 @@ void SpecialFormReader::ParseMrgSortLists(const Token& op, const std::vector<Tok
     p_->tiles[implicit_tmp].used = true;
   }
   p_->code.push_back(in);
-}
-
-// %v = pto.tgetval ins(%src, %index : !pto.tile_buf<...>, index) outs : E
-// (PTOAS's TGetValOp): E is src's element type; the element's value, as
-// pto_tgetval reads it, checked when it runs (the index is a value).
-void SpecialFormReader::ParseGetVal(const Token& op, const std::vector<Token>& results) {
-  if (results.size() != 1)
-    return (void)parser_.Error(
-        op.loc, std::string(op.text) + " defines 1 result, not " + std::to_string(results.size()));
-  Token src_name, index_name;
-  Value index;
-  if (!parser_.ExpectIdent("ins") || !parser_.Expect('(') || !parser_.ExpectValueName(&src_name) ||
-      !parser_.Expect(',') || !parser_.ExpectValueName(&index_name) ||
-      !parser_.UseInt(index_name, &index, "index") || !parser_.Expect(':'))
-    return;
-  const SourceLoc src_loc = tok().loc;
-  Type src_type, index_type, elem;
-  if (!parser_.ParseType(&src_type) || !parser_.Expect(',')) return;
-  const SourceLoc index_loc = tok().loc;
-  if (!parser_.ParseType(&index_type) || !parser_.Expect(')') || !parser_.ExpectIdent("outs") ||
-      !parser_.Expect(':'))
-    return;
-  const SourceLoc elem_loc = tok().loc;
-  if (!parser_.ParseType(&elem)) return;
-  if (!index_type.IsInteger())
-    return (void)parser_.Error(index_loc, "the offset of tgetval is an index value");
-  uint32_t slot;
-  if (!parser_.UseTile(src_name, src_type, src_loc, Use::kRead, &slot)) return;
-  const pto_dtype d = src_type.dtype;
-  const bool is_float = IsFloatDtype(d);
-  if (!IsElementTypeOf(elem, d))
-    return (void)parser_.Error(elem_loc,
-                               "tgetval gives " + TypeString(elem) +
-                                   ", which is not the element type of " + TypeString(src_type) +
-                                   " (PTOAS's rule)",
-                               PTO_ERR_DTYPE_MISMATCH);
-  Instr in;
-  in.code = Code::kGetVal;
-  in.loc = op.loc;
-  in.sub = is_float;
-  in.b = slot;
-  in.c = index.reg;
-  if (is_float) {
-    p_->uses_float = true;
-    parser_.scalar().EmitFloatResult(in, elem, results[0]);
-  } else {
-    parser_.scalar().EmitIntResult(in, elem, results[0]);
-  }
 }
 
 // trandom's `{rounds = R : i32}` (PTOAS's I32Attr, default 10): 7 or 10.

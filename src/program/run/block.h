@@ -303,9 +303,11 @@ class Block {
   pto_status PartitionView(const Instr& in);
   bool WindowInMemory(const Instr& in, const View& src) const;
   pto_status Transfer(const Instr& in, bool load);
-  // pto.mgather / pto.mscatter: the view's elements as the table
-  // (execute_gather.cc).
-  pto_status GlobalIndex(const Instr& in);
+  // A Table or TableDst operand: the elements of views[view], of dtype, as
+  // a table (refused unless packed row-major, or in a peer's memory; name
+  // names the instruction; execute_gather.cc).
+  pto_status TableOfView(const Instr& in, const char* name, uint32_t view, pto_dtype dtype,
+                         ops::GlobalTable* table);
   // The common cases of PartitionView and Transfer, inlined into the
   // dispatch loop (below); false where the general function must run.
   bool PartitionWindow(const Instr& in);
@@ -333,7 +335,6 @@ class Block {
   pto_status TileOp(const Instr& in);
   pto_status Tsel(const Instr& in);
   pto_status MrgSortLists(const Instr& in);
-  pto_status GetVal(const Instr& in);
   void Random(const Instr& in);
   pto_status QuantMx(const Instr& in);
   pto_status MxZzMove(const Instr& in);

@@ -162,7 +162,7 @@ inline uint32_t Block::FastRun(const Instr* code, uint32_t n, uint32_t pc) {
 }
 
 pto_status Block::TileOp(const Instr& in) {
-  pto_tile* dst = &tiles_[in.slot[Role::kDst]];
+  pto_tile* dst = TileAt(tiles_, in.slot[Role::kDst]);  // null for a NoDst row
   pto_tile* tmp = TileAt(tiles_, in.slot[Role::kTmp]);
   const bool takes_scalar = ops::TakesScalarAtRun(*in.op, in.attr);
   double scalar = !takes_scalar          ? 0.0
@@ -204,38 +204,34 @@ pto_status Block::TileOp(const Instr& in) {
   with_tiles.sat = ops::SaturationOf(*in.op, in.attr);
   with_tiles.index[0] = index[0];
   with_tiles.index[1] = index[1];
+  // A table in memory: its view's elements (in.b, of dtype in.d).
+  if (ops::HasTrait(*in.op, PTO_TRAIT_Table)) {
+    const std::string name = std::string("pto.") + in.op->mnemonic;
+    const pto_status status = TableOfView(in, name.c_str(), in.b, static_cast<pto_dtype>(in.d),
+                                          &with_tiles.table);
+    if (status != PTO_OK) return status;
+  }
+  // A scalar result: into its register (a) once the row has run.
+  double value = 0;
+  if (ops::RoleCount(in.op->attr, ops::ArgRole::kOut) != 0)
+    with_tiles.out = &value;
   const ops::Operands o = WithMaskView(*in.op, with_tiles, &mask_view);
   if (in.check_at_run) {
-    if (tmp != nullptr && !p_.tiles[in.slot[Role::kTmp]].in_ub) {
+    if (tmp != nullptr && dst != nullptr && !p_.tiles[in.slot[Role::kTmp]].in_ub) {
       tmp->valid_rows = dst->valid_rows;
       tmp->valid_cols = dst->valid_cols;
     }
     const pto_status status = in.op->check(o, p_.profile);
     if (status != PTO_OK) return Error(in, status, LastError());
   }
-  if ((dst->valid_rows != 0 && dst->valid_cols != 0) || ops::WritesWholeDst(*in.op))
+  // (A NoDst row's result is one value, whatever src's region.)
+  if (dst == nullptr || (dst->valid_rows != 0 && dst->valid_cols != 0) ||
+      ops::WritesWholeDst(*in.op)) {
     in.op->run(o, p_.profile);
-  return PTO_OK;
-}
-
-// tgetval: pto_tgetval's rules on the element the offset names, then its
-// value in the result's register (an integer one wrapped to the element's
-// width, as pto.load_scalar leaves it).
-pto_status Block::GetVal(const Instr& in) {
-  const pto_tile* src = &tiles_[in.b];
-  const int64_t i = ints_[in.c];
-  if (i < 0)
-    return Error(in, PTO_ERR_OUT_OF_RANGE, "pto_tgetval: offset " + std::to_string(i) +
-                                               " is negative");
-  const size_t index = static_cast<size_t>(i);
-  const pto_status status = ops::CheckTgetval(src, index, true, true, p_.profile);
-  if (status != PTO_OK) return Error(in, status, LastError());
-  const double value = ops::ElementValue(src, index);
-  if (in.sub != 0) {
-    floats_[in.a] = value;
-  } else {
-    const unsigned bits = 8 * static_cast<unsigned>(pto_dtype_size(src->dtype));
-    ints_[in.a] = Wrap(static_cast<uint64_t>(static_cast<int64_t>(value)), bits);
+    // An integer result wrapped to its register's width (the element's),
+    // as pto.load_scalar leaves it.
+    if (o.out != nullptr && in.sub != 0) floats_[in.a] = value;
+    else if (o.out != nullptr) ints_[in.a] = Wrap(static_cast<uint64_t>(static_cast<int64_t>(value)), in.bits);
   }
   return PTO_OK;
 }
@@ -400,9 +396,7 @@ pto_status Block::ExecuteOther(const Instr& in, uint32_t block, uint32_t blocks)
     case Code::kMrgSortLists: status = MrgSortLists(in); break;
     case Code::kQuantMx: status = QuantMx(in); break;
     case Code::kMxZzMove: status = MxZzMove(in); break;
-    case Code::kGetVal: status = GetVal(in); break;
     case Code::kRandom: Random(in); break;
-    case Code::kGlobalIndex: status = GlobalIndex(in); break;
     case Code::kTileCopy: CopyTile(in, tiles_.data()); break;
     case Code::kNop:
       if (in.sub == 1 && blocks > 1) status = SyncAllError(in);

@@ -1,6 +1,6 @@
-// pto.mgather and pto.mscatter when they run: the view's elements are the
-// table of pto_mgather / pto_mscatter, whose rules (the indices' values
-// among them) are checked here, then its copy.
+// A table in memory when an instruction runs (a Table or TableDst operand:
+// pto.mgather's, pto.mscatter's): a view's elements, packed row-major; the
+// row's rules on it (the indices' values among them) are checked then.
 #include <stdint.h>
 
 #include <string>
@@ -11,10 +11,9 @@
 namespace pto {
 namespace program {
 
-pto_status Block::GlobalIndex(const Instr& in) {
-  const bool scatter = in.sub != 0;
-  const char* name = scatter ? "pto.mscatter" : "pto.mgather";
-  const View& v = views_[in.b];
+pto_status Block::TableOfView(const Instr& in, const char* name, uint32_t view, pto_dtype dtype,
+                              ops::GlobalTable* table) {
+  const View& v = views_[view];
   if (pointers_[v.pointer].peer) return comm_.PeerAccessError(in, v.pointer, name);
   // The table is the view's elements packed row-major: each dimension's
   // stride the product of the sizes after it (a dimension of one element
@@ -29,20 +28,9 @@ pto_status Block::GlobalIndex(const Instr& in) {
     return Error(in, PTO_ERR_INVALID_ARGUMENT,
                  std::string(name) + ": the view's elements are not packed row-major (its "
                                      "strides are not its sizes' products), so they are no table");
-  pto_tile* tile = &tiles_[in.a];
-  const pto_tile* indices = &tiles_[in.c];
-  const size_t size = pto_dtype_size(tile->dtype);
-  const ops::GlobalTable table = {pointers_[v.pointer].data + static_cast<size_t>(v.offset) * size,
-                                  static_cast<size_t>(elements), tile->dtype, in.attr & 15};
-  const int coalesce = static_cast<int>(in.imm);
-  ops::GlobalModes modes;
-  modes.atomic = in.attr >> 4;
-  const pto_status status = scatter
-                                ? ops::CheckGlobalScatter(table, tile, indices, coalesce, p_.profile, modes)
-                                : ops::CheckGlobalGather(tile, table, indices, coalesce, p_.profile);
-  if (status != PTO_OK) return Error(in, status, LastError());
-  if (scatter) ops::RunGlobalScatter(table, tile, indices, coalesce, modes.atomic);
-  else ops::RunGlobalGather(tile, table, indices, coalesce);
+  const size_t size = pto_dtype_size(dtype);
+  *table = {pointers_[v.pointer].data + static_cast<size_t>(v.offset) * size,
+            static_cast<size_t>(elements), static_cast<int>(dtype)};
   return PTO_OK;
 }
 

@@ -144,10 +144,6 @@ uint32_t Block::WrittenTile(const Instr& in, const char** name) const {
     case Code::kRandom: *name = "trandom"; return in.a;
     case Code::kQuantMx: *name = "tquant.mx"; return in.slot[Role::kDst];
     case Code::kMxZzMove: *name = "tmov"; return in.a;
-    case Code::kGlobalIndex:
-      if (in.sub != 0) return kNoSlot;
-      *name = "mgather";
-      return in.a;
     case Code::kTileCopy: *name = "a carried tile"; return in.a;
     case Code::kCubeMove:
       *name = in.sub == 3 ? "tinsert" : in.op != nullptr ? in.op->mnemonic : in.sub != 0 ? "textract" : "tmov";

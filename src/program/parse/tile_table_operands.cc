@@ -1,0 +1,164 @@
+// PTO assembly: the DPS form of the table's rows with operands beyond tiles
+// (tile_reader.cc reads the rest), by their roles in operations.def:
+//   [%v =] pto.OP ins(%a, ..., %table, ..., %index : ...) outs[(%d[, %d1] : ...)] [: E] [{...}]
+// A Table operand (the row reads a table in memory) is a view among ins( )
+// in its place among the sources; a TableDst one (the row writes it) is the
+// view in outs( ), in dst's place. A row without a tile result (SrcOnly)
+// writes `outs` with no list. A row with a scalar result (an Out argument:
+// tgetval's value) defines one %result, its type E (the element type of the
+// row's first tile, dst or its one source) after outs.
+#include <string>
+#include <vector>
+
+#include "dtype_rules.h"
+#include "program/parse/parser.h"
+#include "program/parse/readers.h"
+
+namespace pto {
+namespace program {
+
+namespace {
+
+// Whether the row's table is written (TableDst: in dst's place, no tile result).
+bool WritesTable(const ops::OpDescriptor& desc) {
+  return ops::HasTrait(desc, PTO_TRAIT_Table) && desc.table_position == 0;
+}
+
+// How many names outs( ) lists: dst (or the written table) and a second dst.
+size_t OutCount(const ops::OpDescriptor& desc) {
+  const bool first = !ops::HasTrait(desc, PTO_TRAIT_NoDst) || WritesTable(desc);
+  return (first ? 1 : 0) + (ops::HasTrait(desc, PTO_TRAIT_SecondDst) ? 1 : 0);
+}
+
+}  // namespace
+
+bool DefinesValue(const ops::OpDescriptor& desc) {
+  return ops::RoleCount(desc.attr, ops::ArgRole::kOut) != 0;
+}
+
+bool TakesOperandsBeyondTiles(const ops::OpDescriptor& desc) {
+  return ops::HasTrait(desc, PTO_TRAIT_Table | PTO_TRAIT_NoDst) || DefinesValue(desc);
+}
+
+// A Table operand: names[table_position - 1], taken out of the lists.
+bool TileReader::TakeTableOperand(const Token& op, const ops::OpDescriptor& desc,
+                                  std::vector<Token>* names, std::vector<Type>* types,
+                                  std::vector<SourceLoc>* type_locs, Value* table) {
+  const size_t at = desc.table_position - 1;
+  if (names->size() <= at)
+    return parser_.Error(op.loc, std::string(op.text) + " takes its table after " +
+                                     std::to_string(at) + " source(s)");
+  if (!parser_.memory().TableView(std::string(op.text), (*names)[at], (*types)[at],
+                                  (*type_locs)[at], PTO_PARAM_READ, table))
+    return false;
+  names->erase(names->begin() + at);
+  types->erase(types->begin() + at);
+  type_locs->erase(type_locs->begin() + at);
+  return true;
+}
+
+// `outs(%a[, %b] : A[, B])`, or `outs` alone for a row with no result in
+// the list, then `: E` for a row with a scalar result.
+bool TileReader::ParseValueOuts(const Token& op, const ops::OpDescriptor& desc,
+                                std::vector<Token>* outs, std::vector<Type>* types,
+                                std::vector<SourceLoc>* locs, ValueResult* value) {
+  if (!parser_.Expect(')') || !parser_.ExpectIdent("outs")) return false;
+  const size_t count = OutCount(desc);
+  if (count > 0 || tok().Is('(')) {
+    if (!parser_.Expect('(')) return false;
+    parser_.ParseValueNames(outs);
+    if (outs->size() != count)
+      return parser_.Error(op.loc, std::string(op.text) + " takes " + std::to_string(count) +
+                                       " output(s), not " + std::to_string(outs->size()));
+    if ((count > 0 && !parser_.Expect(':')) || !parser_.ParseTypes(count, types, locs) ||
+        !parser_.Expect(')'))
+      return false;
+  }
+  if (!DefinesValue(desc)) return true;
+  if (!parser_.Expect(':')) return false;
+  value->loc = tok().loc;
+  return parser_.ParseType(&value->type);
+}
+
+// The row's operands beyond tiles, read by their roles (above), after ins.
+void TileReader::ParseDpsValueOp(const Token& op, const ops::OpDescriptor& desc,
+                                 const std::vector<Token>& results) {
+  std::vector<Token> names, outs;
+  std::vector<Type> types, out_types;
+  std::vector<SourceLoc> locs, out_locs;
+  bool high_precision = false;
+  int attr = 0;
+  if (!parser_.Expect('(')) return;
+  parser_.ParseValueNames(&names);
+  if (tok().Is('{') && !ParseOpAttrs(desc, &attr, &high_precision)) return;
+  if (!parser_.Expect(':') || !parser_.ParseTypes(names.size(), &types, &locs)) return;
+  Value table;
+  Instr scalar;
+  if (desc.table_position > 0 && !TakeTableOperand(op, desc, &names, &types, &locs, &table)) return;
+  if (ops::IndexCount(desc.attr) > 0 && !TakeIndexOperands(desc, &names, &types, &locs, &scalar))
+    return;
+  if (ops::TakesScalar(desc.attr) && !TakeScalarOperand(desc, &names, &types, &locs, &scalar))
+    return;
+  const bool second_dst = ops::HasTrait(desc, PTO_TRAIT_SecondDst);
+  // (A table among ins( ) counts as an input in the message.)
+  if (!OperandCountFits(op, desc, names.size(), "inputs", desc.table_position > 0 ? 1 : 0)) return;
+  // A SecondDst row takes its sources only.
+  if (second_dst && names.size() != desc.source_count)
+    return (void)parser_.Error(op.loc, std::string(op.text) + " takes " +
+                                           std::to_string(desc.source_count) + " inputs, not " +
+                                           std::to_string(names.size()));
+  ValueResult value;
+  if (!ParseValueOuts(op, desc, &outs, &out_types, &out_locs, &value) ||
+      !ParseAttrsAfterOuts(op, desc, &attr, &high_precision))
+    return;
+  std::vector<uint32_t> slots;
+  if (!UseOperands(desc, names, types, locs, &slots)) return;
+  uint32_t dst = kNoSlot;
+  size_t next = 0;
+  if (WritesTable(desc)) {
+    if (!parser_.memory().TableView(std::string(op.text), outs[0], out_types[0], out_locs[0],
+                                    PTO_PARAM_WRITE, &table))
+      return;
+    next = 1;
+  } else if (!ops::HasTrait(desc, PTO_TRAIT_NoDst)) {
+    if (!parser_.UseTile(outs[0], out_types[0], out_locs[0], Use::kWrite, &dst)) return;
+    MarkDstRead(desc, dst);
+    next = 1;
+  }
+  if (second_dst) {
+    // The second destination goes where the row's tmp goes (Operands::tmp).
+    slots.push_back(kNoSlot);
+    if (!parser_.UseTile(outs[next], out_types[next], out_locs[next], Use::kWrite, &slots.back()))
+      return;
+  }
+  if (ops::HasTrait(desc, PTO_TRAIT_Table)) {
+    scalar.b = table.reg;
+    scalar.d = static_cast<uint32_t>(table.type.dtype);
+  }
+  // mgather's and mscatter's rules on their text (memory_gather.cc): the
+  // tile dst or the first source, the indices the last source.
+  if (ops::AttributeOf(desc.attr).text == ops::TextAttr::kGlobalModes &&
+      !parser_.memory().GlobalIndexRules(op, desc, dst != kNoSlot ? dst : slots[0],
+                                         dst != kNoSlot ? out_locs[0] : locs[0],
+                                         slots[desc.source_count - 1], table.type.dtype, &attr))
+    return;
+  if (DefinesValue(desc)) {
+    // The value's type: the element type of the row's first tile (PTOAS's
+    // tgetval: its src's).
+    const Type& first = p_->tiles[dst != kNoSlot ? dst : slots[0]].type;
+    if (!IsElementTypeOf(value.type, first.dtype))
+      return (void)parser_.Error(value.loc,
+                                 std::string(desc.mnemonic) + " gives " + TypeString(value.type) +
+                                     ", which is not the element type of " + TypeString(first) +
+                                     " (PTOAS's rule)",
+                                 PTO_ERR_DTYPE_MISMATCH);
+    value.name = &results[0];
+  }
+  TextForm form{true, high_precision, names.size() > desc.source_count || second_dst};
+  if (form.tmp_given) form.tmp_slot = slots.back();
+  if (form.tmp_given && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
+  EmitTileOp(desc, op.loc, slots, dst, attr, scalar, form, value.name != nullptr ? &value : nullptr);
+}
+
+}  // namespace program
+}  // namespace pto
