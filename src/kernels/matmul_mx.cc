@@ -29,6 +29,8 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "src/kernels/kernels.h"
+#include "src/kernels/matmul-block-inl.h"
+#include "src/kernels/portable-inl.h"
 #include "src/kernels/simd-inl.h"
 #include "src/low_precision.h"
 
@@ -154,9 +156,12 @@ void MatmulF32Impl(size_t m, size_t k, size_t n, float* dst, size_t ldd, const f
 // comes out a normal float32). Elsewhere, the portable twin: in a float32's
 // fields, a subnormal code a float32 subnormal (exact, but slow to multiply
 // on some CPUs). Either gives the code's value times 2^PlaceExp, exactly.
+#undef PTO_MX_PLACE_IN_F16
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2 && !defined(HWY_DISABLE_F16C)
+#define PTO_MX_PLACE_IN_F16 1
 constexpr bool kPlaceInF16 = true;
 #else
+#define PTO_MX_PLACE_IN_F16 0
 constexpr bool kPlaceInF16 = false;
 #endif
 
@@ -164,20 +169,21 @@ constexpr bool kPlaceInF16 = false;
 // 8-bit code; a 4-bit code shifted up by 4) to a float32's (float16's)
 // exponent and fraction fields, kBias is the format's exponent bias,
 // kSpecial the bits that, all set, make a NaN or infinity (0: none).
-template <int kShift32, int kShift16, int kBias, uint8_t kSpecial>
+template <int kShift32, int kShift16, int kBias, uint8_t kSpecial, pto_dtype kDtype>
 struct MxFormat {
   static constexpr int shift32 = kShift32, shift16 = kShift16, bias = kBias;
   static constexpr uint8_t special = kSpecial;
+  static constexpr pto_dtype dtype = kDtype;
   // The placed value is the code's value times 2^place_exp; a scale e then
   // multiplies it by 2^(e - place_exp), a normal float32 for e in [lo, hi].
   static constexpr int place_exp = kPlaceInF16 ? kBias - 15 : kBias - 127;
   static constexpr int lo = 1 + place_exp > 0 ? 1 + place_exp : 0;
   static constexpr int hi = 254 + place_exp;
 };
-using FormatE4M3 = MxFormat<20, 7, 7, 0x7F>;
-using FormatE5M2 = MxFormat<21, 8, 15, 0x7C>;
-using FormatE2M1 = MxFormat<18, 5, 1, 0>;
-using FormatE1M2 = MxFormat<17, 4, 1, 0>;
+using FormatE4M3 = MxFormat<20, 7, 7, 0x7F, PTO_FLOAT8_E4M3>;
+using FormatE5M2 = MxFormat<21, 8, 15, 0x7C, PTO_FLOAT8_E5M2>;
+using FormatE2M1 = MxFormat<18, 5, 1, 0, PTO_FLOAT4_E2M1X2>;
+using FormatE1M2 = MxFormat<17, 4, 1, 0, PTO_FLOAT4_E1M2X2>;
 
 // The float32 bits of scale e's 2^(e - 127) (0: 2^-127, subnormal; 0xFF NaN).
 inline uint32_t ScaleBits(uint32_t e) {
@@ -192,6 +198,12 @@ HWY_INLINE bool AnySpecial(uint8_t special, const uint8_t* codes, size_t n) {
   size_t c = 0;
   for (; c + lanes <= n; c += lanes) {
     if (!hn::AllFalse(d8, hn::Eq(hn::And(hn::LoadU(d8, codes + c), bits), bits))) return true;
+  }
+  // Shorter rows and row ends (a strip's 32 codes) by 16 bytes at a time.
+  const hn::CappedTag<uint8_t, 16> d16;
+  const auto bits16 = hn::Set(d16, special);
+  for (; c + hn::Lanes(d16) <= n; c += hn::Lanes(d16)) {
+    if (!hn::AllFalse(d16, hn::Eq(hn::And(hn::LoadU(d16, codes + c), bits16), bits16))) return true;
   }
   for (; c < n; ++c) {
     if ((codes[c] & special) == special) return true;
@@ -264,6 +276,13 @@ HWY_INLINE bool NeedsTwoSteps(const uint8_t* e, size_t n) {
     const auto v = hn::LoadU(d8, e + c);
     const auto outside = hn::Or(hn::SaturatedSub(v, hi), hn::SaturatedSub(lo, v));
     if (!hn::AllFalse(d8, hn::Ne(outside, hn::Zero(d8)))) return true;
+  }
+  const hn::CappedTag<uint8_t, 16> d16;
+  for (; c + hn::Lanes(d16) <= n; c += hn::Lanes(d16)) {
+    const auto v = hn::LoadU(d16, e + c);
+    const auto outside = hn::Or(hn::SaturatedSub(v, hn::Set(d16, static_cast<uint8_t>(F::hi))),
+                                hn::SaturatedSub(hn::Set(d16, static_cast<uint8_t>(F::lo)), v));
+    if (!hn::AllFalse(d16, hn::Ne(outside, hn::Zero(d16)))) return true;
   }
   for (; c < n; ++c) {
     if (e[c] > F::hi || e[c] < F::lo) return true;
@@ -372,17 +391,227 @@ void WidenMx(const Operand& op, size_t row, size_t col, size_t rows, size_t cols
   }
 }
 
+// The 4-bit formats are decoded by their table (Fp4Pair: each code's exact
+// value, then one multiply by the scale 2^(e - 127) itself, rounding once
+// as the reference does), the 8-bit ones by placing their bits.
+template <class F>
+constexpr bool kByTable = F::special == 0;
+
+// Two vectors of decoded values, times f0 and f1, stored at out: 2
+// Lanes(df) 8-bit codes (first times 2^(127 - place_exp) when kTwoStep), or
+// the Lanes(df) bytes of 2 Lanes(df) 4-bit codes and their table (kByTable:
+// the factors are the scales). With kPlaceInF16 the 8-bit codes are placed
+// in float16 fields two vectors at a time (a 16-bit lane per code: one
+// widening, shift and mask for both), then widened half by half.
+template <class F, bool kTwoStep, class DF>
+HWY_INLINE void DecodePair(DF df, const float* table, const uint8_t* codes, hn::Vec<DF> f0,
+                           hn::Vec<DF> f1, float* out) {
+  const size_t lanes = hn::Lanes(df);
+  if constexpr (kByTable<F>) {
+    (void)kTwoStep;
+    hn::Vec<DF> v0, v1;
+    Fp4Pair(df, table, codes, v0, v1);
+    hn::StoreU(hn::Mul(v0, f0), df, out);
+    hn::StoreU(hn::Mul(v1, f1), df, out + lanes);
+  } else {
+#if PTO_MX_PLACE_IN_F16
+    (void)table;
+    const hn::Repartition<int16_t, DF> d16;
+    const hn::Rebind<int8_t, decltype(d16)> d8;
+    const hn::Repartition<hwy::float16_t, DF> dh;
+    const hn::Half<decltype(dh)> dhh;
+    const auto mask = hn::Set(d16, static_cast<int16_t>(0x8000u | (0x7Fu << F::shift16)));
+    const int8_t* c8 = reinterpret_cast<const int8_t*>(codes);
+    const auto h =
+        hn::BitCast(dh, hn::And(hn::ShiftLeft<F::shift16>(hn::PromoteTo(d16, hn::LoadU(d8, c8))), mask));
+    auto v0 = hn::PromoteTo(df, hn::LowerHalf(dhh, h));
+    auto v1 = hn::PromoteTo(df, hn::UpperHalf(dhh, h));
+    if constexpr (kTwoStep) {
+      const hn::RebindToSigned<DF> di;
+      const auto pre = hn::BitCast(df, hn::Set(di, (127 - F::place_exp) << 23));
+      v0 = hn::Mul(v0, pre), v1 = hn::Mul(v1, pre);
+    }
+    hn::StoreU(hn::Mul(v0, f0), df, out);
+    hn::StoreU(hn::Mul(v1, f1), df, out + lanes);
+#else
+    (void)table;
+    const int8_t* c8 = reinterpret_cast<const int8_t*>(codes);
+    DecodeVector<F, kTwoStep>(df, c8, f0, out);
+    DecodeVector<F, kTwoStep>(df, c8 + lanes, f1, out + lanes);
+#endif
+  }
+}
+
+// Whether any code of op's rows x cols (from its (0, 0)) has all of the
+// format's special bits set: one pass over b before its strips, so that
+// rows are checked one by one only where some row has one.
+template <class F>
+bool AnySpecialIn(const Operand& op, size_t rows, size_t cols) {
+  if constexpr (F::special == 0) {
+    return false;
+  } else {
+    const uint8_t* codes = static_cast<const uint8_t*>(op.codes.data);
+    for (size_t r = 0; r < rows; ++r)
+      if (AnySpecial(F::special, codes + r * op.codes.stride, cols)) return true;
+    return false;
+  }
+}
+
+// b's rows [k0, k0 + kc) of columns [j, j + cols) (j a multiple of 2
+// Lanes, cols at most that), decoded and scaled into a strip of rows 2 Lanes
+// wide (the columns from cols on zeros): a row's codes and its 32-row
+// group's factors are two vectors each. `special`: b has some special code
+// (then each row is checked, and one that has one takes ScalarRow).
+template <class F>
+void DecodeStripOfB(const Operand& b, size_t k0, size_t kc, size_t j, size_t cols, bool special,
+                    float* strip) {
+  const hn::ScalableTag<float> df;
+  const size_t lanes = hn::Lanes(df), width = 2 * lanes;
+  const float* table = kernels::mx::TableOf(F::dtype).of;
+  const uint8_t* s = static_cast<const uint8_t*>(b.scale.data);
+  // A row's codes where the strip is narrower: 8-bit codes, or the bytes of
+  // 4-bit ones, the rest zeros (+0, times a zero factor).
+  const size_t row_bytes = kByTable<F> ? (cols + 1) / 2 : cols;
+  HWY_ALIGN float factors[2 * HWY_MAX_BYTES / sizeof(float)] = {};
+  uint8_t padded[2 * HWY_MAX_BYTES / sizeof(float)] = {};
+  hn::Vec<decltype(df)> f0 = hn::Zero(df), f1 = hn::Zero(df);
+  bool two_step = false;
+  for (size_t r = 0; r < kc; ++r) {
+    const size_t i = k0 + r;
+    float* out = strip + r * width;
+    if (r == 0 || i % 32 == 0) {
+      const uint8_t* srow = s + (i / 32) * b.scale.stride + j;
+      two_step = kByTable<F> || NeedsTwoSteps<F>(srow, cols);
+      Factors<F>(srow, cols, two_step, factors);
+      f0 = hn::Load(df, factors), f1 = hn::Load(df, factors + lanes);
+    }
+    const uint8_t* in = static_cast<const uint8_t*>(b.codes.data) + i * b.codes.stride;
+    const uint8_t* codes = kByTable<F> ? in + j / 2 : in + j;
+    if (special && AnySpecial(F::special, codes, cols)) {
+      kernels::mx::ScalarRow(b, i, j, cols, out);
+      for (size_t c = cols; c < width; ++c) out[c] = 0.0f;
+      continue;
+    }
+    if (cols < width) {
+      memcpy(padded, codes, row_bytes);
+      if (kByTable<F> && cols % 2 != 0) padded[row_bytes - 1] &= 0x0F;
+      codes = padded;
+    }
+    if (two_step) DecodePair<F, true>(df, table, codes, f0, f1, out);
+    else DecodePair<F, false>(df, table, codes, f0, f1, out);
+  }
+}
+
+// Rows [0, m) of a (k codes each, scales per 32) decoded and scaled into
+// out, rows k apart: 2 Lanes codes at a time with their group's factor
+// broadcast (2 Lanes divides 32), the row's last codes and a row with a
+// special code by ScalarRow.
+template <class F>
+void DecodeRowsOfA(const Operand& a, size_t m, size_t k, float* out) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToUnsigned<decltype(df)> du;
+  const size_t lanes = hn::Lanes(df), width = 2 * lanes;
+  const float* table = kernels::mx::TableOf(F::dtype).of;
+  for (size_t i = 0; i < m; ++i, out += k) {
+    const uint8_t* in = static_cast<const uint8_t*>(a.codes.data) + i * a.codes.stride;
+    const uint8_t* srow = static_cast<const uint8_t*>(a.scale.data) + i * a.scale.stride;
+    if (F::special != 0 && AnySpecial(F::special, in, k)) {
+      kernels::mx::ScalarRow(a, i, 0, k, out);
+      continue;
+    }
+    size_t c = 0;
+    for (; c + width <= k; c += width) {
+      const uint8_t e = srow[c / 32];
+      const bool two_step = kByTable<F> || e > F::hi || e < F::lo;
+      const uint32_t bits =
+          two_step ? ScaleBits(e) : (e + static_cast<uint32_t>(-F::place_exp)) << 23;
+      const auto factor = hn::BitCast(df, hn::Set(du, bits));
+      const uint8_t* codes = kByTable<F> ? in + c / 2 : in + c;
+      if (two_step) DecodePair<F, true>(df, table, codes, factor, factor, out + c);
+      else DecodePair<F, false>(df, table, codes, factor, factor, out + c);
+    }
+    if (c < k) kernels::mx::ScalarRow(a, i, c, k - c, out + c);
+  }
+}
+
+// Products of at most kSmallRows rows whose a, decoded whole, fits
+// kSmallA floats: a decoded once (rows kc apart), then for each strip of
+// two vectors' columns of b, a panel of kSmallK rows at a time decoded
+// straight into the strip, which every row block of a then reads (the
+// register blocks of matmul-block-inl.h, the chains of MatmulF32Impl: the
+// same bits). Each decoded value of b feeds m chains from the first-level
+// cache; nothing of b is staged twice.
+constexpr size_t kSmallRows = 64, kSmallA = 8192, kSmallK = 128;
+
+using DecodeAFn = void (*)(const Operand&, size_t, size_t, float*);
+
+template <class F>
+void MatmulMxSmall(size_t m, size_t k, size_t n, const kernels::Plane& dst, const Operand& a,
+                   const Operand& b, DecodeAFn decode_a) {
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d), width = 2 * lanes;
+  constexpr size_t kMaxWidth = 2 * HWY_MAX_BYTES / sizeof(float);
+  HWY_ALIGN float wa[kSmallA];
+  HWY_ALIGN float strip[kSmallK * kMaxWidth];
+  decode_a(a, m, k, wa);
+  const bool special = AnySpecialIn<F>(b, k, n);
+  float* out = static_cast<float*>(dst.data);
+  const size_t ldd = dst.stride;
+  for (size_t j = 0; j < n; j += width) {
+    const size_t cols = n - j < width ? n - j : width;
+    HWY_ALIGN float seeds[BlockRows() * kMaxWidth];
+    for (size_t k0 = 0; k0 < k; k0 += kSmallK) {
+      const size_t kc = k - k0 < kSmallK ? k - k0 : kSmallK;
+      DecodeStripOfB<F>(b, k0, kc, j, cols, special, strip);
+      ForRowBlocks<BlockRows()>(m, [&](auto rows, size_t i) {
+        constexpr size_t kRows = decltype(rows)::value;
+        if (cols == width) {
+          Block<kRows, 2>(d, kc, out + i * ldd + j, ldd, lanes, wa + i * k + k0, k, strip, width);
+          return;
+        }
+        // The last columns: a copy of their rows of dst, padded (MatmulPanel's last strip).
+        for (size_t r = 0; r < kRows; ++r)
+          memcpy(seeds + r * width, out + (i + r) * ldd + j, cols * sizeof(float));
+        Block<kRows, 2>(d, kc, seeds, width, lanes, wa + i * k + k0, k, strip, width);
+        for (size_t r = 0; r < kRows; ++r)
+          memcpy(out + (i + r) * ldd + j, seeds + r * width, cols * sizeof(float));
+      });
+    }
+  }
+}
+
+using SmallFn = void (*)(size_t, size_t, size_t, const kernels::Plane&, const Operand&,
+                         const Operand&, DecodeAFn);
+
+// fn(the format of dtype) (FLOAT4_E1M2X2's for HiFloat4, whose codes it
+// holds).
+template <class Fn>
+auto ByFormat(pto_dtype dtype, const Fn& fn) {
+  switch (dtype) {
+    case PTO_FLOAT8_E4M3: return fn(FormatE4M3());
+    case PTO_FLOAT8_E5M2: return fn(FormatE5M2());
+    case PTO_FLOAT4_E2M1X2: return fn(FormatE2M1());
+    default: return fn(FormatE1M2());
+  }
+}
+
+// The small-M product for b's format and a's decoder (none for HiFloat4,
+// or where a vector pair is more than a group of 32 codes).
+DecodeAFn DecodeAOf(const Operand& a) {
+  if (a.hif4 || 2 * hn::Lanes(hn::ScalableTag<float>()) > 32) return nullptr;
+  return ByFormat(a.dtype, [](auto f) -> DecodeAFn { return DecodeRowsOfA<decltype(f)>; });
+}
+
+SmallFn SmallOf(const Operand& b) {
+  if (b.hif4) return nullptr;
+  return ByFormat(b.dtype, [](auto f) -> SmallFn { return MatmulMxSmall<decltype(f)>; });
+}
+
 using WidenFn = void (*)(const Operand&, size_t, size_t, size_t, size_t, float*);
 
 WidenFn WidenerOf(const Operand& op) {
   if (op.hif4) return kernels::mx::WidenHif4;
-  switch (op.dtype) {
-    case PTO_FLOAT8_E4M3: return WidenMx<FormatE4M3>;
-    case PTO_FLOAT8_E5M2: return WidenMx<FormatE5M2>;
-    case PTO_FLOAT4_E2M1X2: return WidenMx<FormatE2M1>;
-    case PTO_FLOAT4_E1M2X2: return WidenMx<FormatE1M2>;
-    default: return WidenMx<FormatE1M2>;
-  }
+  return ByFormat(op.dtype, [](auto f) -> WidenFn { return WidenMx<decltype(f)>; });
 }
 
 // dst (m x n float32, holding the seeds) += the chains of a and b, each
@@ -393,6 +622,10 @@ void MatmulMxImpl(size_t m, size_t k, size_t n, const kernels::Plane& dst, const
   using kernels::mx::kBlockM;
   using kernels::mx::kBlockN;
   const WidenFn widen_a = WidenerOf(a), widen_b = WidenerOf(b);
+  const SmallFn small = SmallOf(b);
+  const DecodeAFn decode_a = DecodeAOf(a);
+  if (small != nullptr && decode_a != nullptr && m >= 2 && m <= kSmallRows && m * k <= kSmallA)
+    return small(m, k, n, dst, a, b, decode_a);
   float* out = static_cast<float*>(dst.data);
   HWY_ALIGN float wa[kBlockM * kBlockK];
   HWY_ALIGN float wb[kBlockK * kBlockN];
