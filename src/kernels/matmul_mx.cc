@@ -502,48 +502,49 @@ void DecodeStripOfB(const Operand& b, size_t k0, size_t kc, size_t j, size_t col
   }
 }
 
-// Rows [0, m) of a (k codes each, scales per 32) decoded and scaled into
-// out, rows k apart: 2 Lanes codes at a time with their group's factor
-// broadcast (2 Lanes divides 32), the row's last codes and a row with a
-// special code by ScalarRow.
+// Columns [k0, k0 + kc) (k0 a multiple of 32) of a's rows [0, m) decoded
+// and scaled into out, rows kc apart: 2 Lanes codes at a time with their
+// group's factor broadcast (2 Lanes divides 32), the panel's last codes and
+// a row with a special code there by ScalarRow.
 template <class F>
-void DecodeRowsOfA(const Operand& a, size_t m, size_t k, float* out) {
+void DecodeRowsOfA(const Operand& a, size_t m, size_t k0, size_t kc, float* out) {
   const hn::ScalableTag<float> df;
   const hn::RebindToUnsigned<decltype(df)> du;
   const size_t lanes = hn::Lanes(df), width = 2 * lanes;
   const float* table = kernels::mx::TableOf(F::dtype).of;
-  for (size_t i = 0; i < m; ++i, out += k) {
+  for (size_t i = 0; i < m; ++i, out += kc) {
     const uint8_t* in = static_cast<const uint8_t*>(a.codes.data) + i * a.codes.stride;
     const uint8_t* srow = static_cast<const uint8_t*>(a.scale.data) + i * a.scale.stride;
-    if (F::special != 0 && AnySpecial(F::special, in, k)) {
-      kernels::mx::ScalarRow(a, i, 0, k, out);
+    if (F::special != 0 && AnySpecial(F::special, in + k0, kc)) {
+      kernels::mx::ScalarRow(a, i, k0, kc, out);
       continue;
     }
     size_t c = 0;
-    for (; c + width <= k; c += width) {
-      const uint8_t e = srow[c / 32];
+    for (; c + width <= kc; c += width) {
+      const uint8_t e = srow[(k0 + c) / 32];
       const bool two_step = kByTable<F> || e > F::hi || e < F::lo;
       const uint32_t bits =
           two_step ? ScaleBits(e) : (e + static_cast<uint32_t>(-F::place_exp)) << 23;
       const auto factor = hn::BitCast(df, hn::Set(du, bits));
-      const uint8_t* codes = kByTable<F> ? in + c / 2 : in + c;
+      const uint8_t* codes = kByTable<F> ? in + (k0 + c) / 2 : in + k0 + c;
       if (two_step) DecodePair<F, true>(df, table, codes, factor, factor, out + c);
       else DecodePair<F, false>(df, table, codes, factor, factor, out + c);
     }
-    if (c < k) kernels::mx::ScalarRow(a, i, c, k - c, out + c);
+    if (c < kc) kernels::mx::ScalarRow(a, i, k0 + c, kc - c, out + c);
   }
 }
 
-// Products of at most kSmallRows rows whose a, decoded whole, fits
-// kSmallA floats: a decoded once (rows kc apart), then for each strip of
-// two vectors' columns of b, a panel of kSmallK rows at a time decoded
-// straight into the strip, which every row block of a then reads (the
-// register blocks of matmul-block-inl.h, the chains of MatmulF32Impl: the
-// same bits). Each decoded value of b feeds m chains from the first-level
-// cache; nothing of b is staged twice.
-constexpr size_t kSmallRows = 64, kSmallA = 8192, kSmallK = 128;
+// Products of at most kSmallRows rows, by panels of k: a's panel (m x kc,
+// kc a multiple of 32 that m x kc fits kSmallA) decoded once, then for
+// each strip of two vectors' columns of b its kc rows decoded straight into
+// the strip, which every row block of a then reads (the register blocks of
+// matmul-block-inl.h, the chains of MatmulF32Impl: each chain's k in order,
+// resumed from dst after a panel: the same bits). Each value of a and of b
+// is decoded once, and each decoded value of b feeds m chains from the
+// first-level cache; nothing is staged twice.
+constexpr size_t kSmallRows = 128, kSmallA = 8192, kSmallK = 128;
 
-using DecodeAFn = void (*)(const Operand&, size_t, size_t, float*);
+using DecodeAFn = void (*)(const Operand&, size_t, size_t, size_t, float*);
 
 template <class F>
 void MatmulMxSmall(size_t m, size_t k, size_t n, const kernels::Plane& dst, const Operand& a,
@@ -553,26 +554,27 @@ void MatmulMxSmall(size_t m, size_t k, size_t n, const kernels::Plane& dst, cons
   constexpr size_t kMaxWidth = 2 * HWY_MAX_BYTES / sizeof(float);
   HWY_ALIGN float wa[kSmallA];
   HWY_ALIGN float strip[kSmallK * kMaxWidth];
-  decode_a(a, m, k, wa);
+  HWY_ALIGN float seeds[BlockRows() * kMaxWidth];
+  const size_t panel = HWY_MIN(kSmallK, kSmallA / m / 32 * 32);
   const bool special = AnySpecialIn<F>(b, k, n);
   float* out = static_cast<float*>(dst.data);
   const size_t ldd = dst.stride;
-  for (size_t j = 0; j < n; j += width) {
-    const size_t cols = n - j < width ? n - j : width;
-    HWY_ALIGN float seeds[BlockRows() * kMaxWidth];
-    for (size_t k0 = 0; k0 < k; k0 += kSmallK) {
-      const size_t kc = k - k0 < kSmallK ? k - k0 : kSmallK;
+  for (size_t k0 = 0; k0 < k; k0 += panel) {
+    const size_t kc = k - k0 < panel ? k - k0 : panel;
+    decode_a(a, m, k0, kc, wa);
+    for (size_t j = 0; j < n; j += width) {
+      const size_t cols = n - j < width ? n - j : width;
       DecodeStripOfB<F>(b, k0, kc, j, cols, special, strip);
       ForRowBlocks<BlockRows()>(m, [&](auto rows, size_t i) {
         constexpr size_t kRows = decltype(rows)::value;
         if (cols == width) {
-          Block<kRows, 2>(d, kc, out + i * ldd + j, ldd, lanes, wa + i * k + k0, k, strip, width);
+          Block<kRows, 2>(d, kc, out + i * ldd + j, ldd, lanes, wa + i * kc, kc, strip, width);
           return;
         }
         // The last columns: a copy of their rows of dst, padded (MatmulPanel's last strip).
         for (size_t r = 0; r < kRows; ++r)
           memcpy(seeds + r * width, out + (i + r) * ldd + j, cols * sizeof(float));
-        Block<kRows, 2>(d, kc, seeds, width, lanes, wa + i * k + k0, k, strip, width);
+        Block<kRows, 2>(d, kc, seeds, width, lanes, wa + i * kc, kc, strip, width);
         for (size_t r = 0; r < kRows; ++r)
           memcpy(out + (i + r) * ldd + j, seeds + r * width, cols * sizeof(float));
       });
@@ -624,7 +626,7 @@ void MatmulMxImpl(size_t m, size_t k, size_t n, const kernels::Plane& dst, const
   const WidenFn widen_a = WidenerOf(a), widen_b = WidenerOf(b);
   const SmallFn small = SmallOf(b);
   const DecodeAFn decode_a = DecodeAOf(a);
-  if (small != nullptr && decode_a != nullptr && m >= 2 && m <= kSmallRows && m * k <= kSmallA)
+  if (small != nullptr && decode_a != nullptr && m >= 2 && m <= kSmallRows)
     return small(m, k, n, dst, a, b, decode_a);
   float* out = static_cast<float*>(dst.data);
   HWY_ALIGN float wa[kBlockM * kBlockK];
