@@ -481,8 +481,10 @@ void DecodeStripOfB(const Operand& b, size_t k0, size_t kc, size_t j, size_t col
     float* out = strip + r * width;
     if (r == 0 || i % 32 == 0) {
       const uint8_t* srow = s + (i / 32) * b.scale.stride + j;
-      two_step = kByTable<F> || NeedsTwoSteps<F>(srow, cols);
-      Factors<F>(srow, cols, two_step, factors);
+      // (cols is at most width: said again for GCC's bounds warnings.)
+      const size_t count = HWY_MIN(cols, width);
+      two_step = kByTable<F> || NeedsTwoSteps<F>(srow, count);
+      Factors<F>(srow, count, two_step, factors);
       f0 = hn::Load(df, factors), f1 = hn::Load(df, factors + lanes);
     }
     const uint8_t* in = static_cast<const uint8_t*>(b.codes.data) + i * b.codes.stride;
