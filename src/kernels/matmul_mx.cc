@@ -2,14 +2,20 @@
 // float32 chains (MatmulF32Impl) on the operands decoded and scaled
 // (exactly, or to an infinity) into float32 blocks.
 //
-// The blocks: b in kBlockK x kBlockN panels, each decoded once a call; a in
-// kBlockM x kBlockK blocks, decoded once per column panel of b. Each chain
-// takes k in order: a block of k ends with the running sums in dst (float32
-// already: exact) and the next resumes from them, so the blocking does not
-// change a bit. The buffers are on the stack: no allocation, nothing that
-// could fail.
+// Up to kSmallRows rows (MatmulMxSmall): by panels of k, a's panel decoded
+// once, then b decoded a strip of two vectors' columns at a time straight
+// into the strip that matmul-block-inl.h's register blocks read. More rows:
+// b in kBlockK x kBlockN panels, each decoded once a call; a in kBlockM x
+// kBlockK blocks, decoded once per column panel of b. Each chain takes k in
+// order: a block of k ends with the running sums in dst (float32 already:
+// exact) and the next resumes from them, so the blocking does not change a
+// bit. The buffers are on the stack: no allocation, nothing that could
+// fail.
 //
-// The FP8 and FP4 decode is a vector kernel: a code's sign and magnitude
+// The FP4 codes of the small-M path are looked up in their 16-value table
+// (Fp4Pair, x86-inl.h), each its exact value, then multiplied by the scale
+// 2^(e - 127): one rounding, as the reference's. Elsewhere the FP8 and FP4
+// decode is a vector kernel: a code's sign and magnitude
 // bits are moved into a float32's sign, exponent and fraction fields, which
 // gives the code's value times 2^(bias - 127) exactly (a subnormal code a
 // subnormal float32; the guard of every entry keeps subnormals unflushed),
