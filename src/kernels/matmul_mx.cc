@@ -480,33 +480,40 @@ void DecodeStripOfB(const Operand& b, size_t k0, size_t kc, size_t j, size_t col
   const size_t row_bytes = kByTable<F> ? (cols + 1) / 2 : cols;
   HWY_ALIGN float factors[2 * HWY_MAX_BYTES / sizeof(float)] = {};
   uint8_t padded[2 * HWY_MAX_BYTES / sizeof(float)] = {};
-  hn::Vec<decltype(df)> f0 = hn::Zero(df), f1 = hn::Zero(df);
-  bool two_step = false;
-  for (size_t r = 0; r < kc; ++r) {
-    const size_t i = k0 + r;
-    float* out = strip + r * width;
-    if (r == 0 || i % 32 == 0) {
-      const uint8_t* srow = s + (i / 32) * b.scale.stride + j;
-      // (cols is at most width: said again for GCC's bounds warnings.)
-      const size_t count = HWY_MIN(cols, width);
-      two_step = kByTable<F> || NeedsTwoSteps<F>(srow, count);
-      Factors<F>(srow, count, two_step, factors);
-      f0 = hn::Load(df, factors), f1 = hn::Load(df, factors + lanes);
-    }
-    const uint8_t* in = static_cast<const uint8_t*>(b.codes.data) + i * b.codes.stride;
-    const uint8_t* codes = kByTable<F> ? in + j / 2 : in + j;
-    if (special && AnySpecial(F::special, codes, cols)) {
-      kernels::mx::ScalarRow(b, i, j, cols, out);
-      for (size_t c = cols; c < width; ++c) out[c] = 0.0f;
+  const uint8_t* codes_of_b = static_cast<const uint8_t*>(b.codes.data) + (kByTable<F> ? j / 2 : j);
+  // A group of 32 rows at a time (one row of scales): its factors, then its rows.
+  for (size_t r = 0; r < kc;) {
+    const size_t group_end = HWY_MIN(kc, r + 32 - (k0 + r) % 32);
+    const uint8_t* srow = s + ((k0 + r) / 32) * b.scale.stride + j;
+    // (cols is at most width: said again for GCC's bounds warnings.)
+    const size_t count = HWY_MIN(cols, width);
+    const bool two_step = kByTable<F> || NeedsTwoSteps<F>(srow, count);
+    Factors<F>(srow, count, two_step, factors);
+    const auto f0 = hn::Load(df, factors), f1 = hn::Load(df, factors + lanes);
+    if ((kByTable<F> || !two_step) && !special && cols == width) {
+      // The common rows: whole, no special code, one multiply.
+      for (; r < group_end; ++r)
+        DecodePair<F, false>(df, table, codes_of_b + (k0 + r) * b.codes.stride, f0, f1,
+                             strip + r * width);
       continue;
     }
-    if (cols < width) {
-      memcpy(padded, codes, row_bytes);
-      if (kByTable<F> && cols % 2 != 0) padded[row_bytes - 1] &= 0x0F;
-      codes = padded;
+    for (; r < group_end; ++r) {
+      const size_t i = k0 + r;
+      float* out = strip + r * width;
+      const uint8_t* codes = codes_of_b + i * b.codes.stride;
+      if (special && AnySpecial(F::special, codes, cols)) {
+        kernels::mx::ScalarRow(b, i, j, cols, out);
+        for (size_t c = cols; c < width; ++c) out[c] = 0.0f;
+        continue;
+      }
+      if (cols < width) {
+        memcpy(padded, codes, row_bytes);
+        if (kByTable<F> && cols % 2 != 0) padded[row_bytes - 1] &= 0x0F;
+        codes = padded;
+      }
+      if (two_step) DecodePair<F, true>(df, table, codes, f0, f1, out);
+      else DecodePair<F, false>(df, table, codes, f0, f1, out);
     }
-    if (two_step) DecodePair<F, true>(df, table, codes, f0, f1, out);
-    else DecodePair<F, false>(df, table, codes, f0, f1, out);
   }
 }
 
