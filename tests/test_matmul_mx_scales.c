@@ -96,12 +96,19 @@ static void check(const mx_problem *p, const char *target, const char *what) {
     assert_int_equal(pto_tmatmul_mx(dst, a, as, b, bs), PTO_OK);
     float *got = malloc((size_t)p->m * p->n * sizeof(float));
     assert_int_equal(pto_tile_read(dst, got, (size_t)p->m * p->n * sizeof(float)), PTO_OK);
+    /* Each operand's values, scaled once. */
+    float *av = malloc((size_t)p->m * p->k * sizeof(float));
+    float *bv = malloc((size_t)p->k * p->n * sizeof(float));
+    for (size_t i = 0; i < p->m; ++i)
+        for (size_t k = 0; k < p->k; ++k)
+            av[i * p->k + k] = scaled(p->t, p->a[i * p->k + k], p->as[i * kb + k / 32]);
+    for (size_t k = 0; k < p->k; ++k)
+        for (size_t j = 0; j < p->n; ++j)
+            bv[k * p->n + j] = scaled(p->t, p->b[k * p->n + j], p->bs[(k / 32) * p->n + j]);
     for (size_t i = 0; i < p->m; ++i)
         for (size_t j = 0; j < p->n; ++j) {
             float acc = 0.0f;
-            for (size_t k = 0; k < p->k; ++k)
-                acc = fmaf(scaled(p->t, p->a[i * p->k + k], p->as[i * kb + k / 32]),
-                           scaled(p->t, p->b[k * p->n + j], p->bs[(k / 32) * p->n + j]), acc);
+            for (size_t k = 0; k < p->k; ++k) acc = fmaf(av[i * p->k + k], bv[k * p->n + j], acc);
             const float g = got[i * p->n + j];
             uint32_t wb, gb;
             memcpy(&wb, &acc, 4), memcpy(&gb, &g, 4);
@@ -109,7 +116,7 @@ static void check(const mx_problem *p, const char *target, const char *what) {
                 fail_msg("%s, %s, %s: dst(%zu, %zu) is 0x%08x, the chain gives 0x%08x", target,
                          pto_dtype_string(p->t), what, i, j, gb, wb);
         }
-    free(got);
+    free(got), free(av), free(bv);
     TILES_DESTROY(a, b, as, bs, dst);
 }
 
@@ -157,7 +164,8 @@ static void every_pair_body(void *ctx, size_t target_index, const char *target) 
             check_b(kTypes[ti], first, 1, target);
             check_b(kTypes[ti], first, 2, target);
             check_a(kTypes[ti], first, 0, 4096, target);
-            for (uint32_t row0 = 0; row0 < 4096; row0 += 64) check_a(kTypes[ti], first, row0, 64, target);
+            for (uint32_t row0 = 0; row0 < 4096; row0 += 64)
+                check_a(kTypes[ti], first, row0, 64, target);
         }
     }
 }

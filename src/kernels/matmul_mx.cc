@@ -428,8 +428,8 @@ HWY_INLINE void DecodePair(DF df, const float* table, const uint8_t* codes, hn::
     const hn::Half<decltype(dh)> dhh;
     const auto mask = hn::Set(d16, static_cast<int16_t>(0x8000u | (0x7Fu << F::shift16)));
     const int8_t* c8 = reinterpret_cast<const int8_t*>(codes);
-    const auto h =
-        hn::BitCast(dh, hn::And(hn::ShiftLeft<F::shift16>(hn::PromoteTo(d16, hn::LoadU(d8, c8))), mask));
+    const auto wide = hn::PromoteTo(d16, hn::LoadU(d8, c8));
+    const auto h = hn::BitCast(dh, hn::And(hn::ShiftLeft<F::shift16>(wide), mask));
     auto v0 = hn::PromoteTo(df, hn::LowerHalf(dhh, h));
     auto v1 = hn::PromoteTo(df, hn::UpperHalf(dhh, h));
     if constexpr (kTwoStep) {

@@ -396,7 +396,8 @@ template <class DF>
 HWY_INLINE void Fp4Pair(DF df, const float* table, const uint8_t* packed, hn::Vec<DF>& lo,
                         hn::Vec<DF>& hi) {
   static_assert(hn::MaxLanes(DF()) == 16, "one register per table");
-  const __m512i bytes = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(packed)));
+  const __m512i bytes =
+      _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(packed)));
   const __m512 values = hn::LoadU(df, table).raw;
   const __m512 even = _mm512_permutexvar_ps(bytes, values);
   const __m512 odd = _mm512_permutexvar_ps(_mm512_srli_epi32(bytes, 4), values);
