@@ -3,7 +3,8 @@
  * scales, once as a value of b (one code per column block, the scales along
  * the row: the column panels of one code, special or not, and scales on
  * both sides of where 2^(e - bias) stops being a float32) and once as a
- * value of a (one per row, the row's other values zero). dst is, bit for
+ * value of a (one per row, the row's other values zero), each through the
+ * product's paths for one row, a few rows and many. dst is, bit for
  * bit (NaN: any NaN), the chain written here from the encodings: each code's
  * exact value times 2^(e - 127) rounded once to float32, acc = fmaf(a', b',
  * acc) for k in order from +0. */
@@ -95,12 +96,19 @@ static void check(const mx_problem *p, const char *target, const char *what) {
     assert_int_equal(pto_tmatmul_mx(dst, a, as, b, bs), PTO_OK);
     float *got = malloc((size_t)p->m * p->n * sizeof(float));
     assert_int_equal(pto_tile_read(dst, got, (size_t)p->m * p->n * sizeof(float)), PTO_OK);
+    /* Each operand's values, scaled once. */
+    float *av = malloc((size_t)p->m * p->k * sizeof(float));
+    float *bv = malloc((size_t)p->k * p->n * sizeof(float));
+    for (size_t i = 0; i < p->m; ++i)
+        for (size_t k = 0; k < p->k; ++k)
+            av[i * p->k + k] = scaled(p->t, p->a[i * p->k + k], p->as[i * kb + k / 32]);
+    for (size_t k = 0; k < p->k; ++k)
+        for (size_t j = 0; j < p->n; ++j)
+            bv[k * p->n + j] = scaled(p->t, p->b[k * p->n + j], p->bs[(k / 32) * p->n + j]);
     for (size_t i = 0; i < p->m; ++i)
         for (size_t j = 0; j < p->n; ++j) {
             float acc = 0.0f;
-            for (size_t k = 0; k < p->k; ++k)
-                acc = fmaf(scaled(p->t, p->a[i * p->k + k], p->as[i * kb + k / 32]),
-                           scaled(p->t, p->b[k * p->n + j], p->bs[(k / 32) * p->n + j]), acc);
+            for (size_t k = 0; k < p->k; ++k) acc = fmaf(av[i * p->k + k], bv[k * p->n + j], acc);
             const float g = got[i * p->n + j];
             uint32_t wb, gb;
             memcpy(&wb, &acc, 4), memcpy(&gb, &g, 4);
@@ -108,36 +116,43 @@ static void check(const mx_problem *p, const char *target, const char *what) {
                 fail_msg("%s, %s, %s: dst(%zu, %zu) is 0x%08x, the chain gives 0x%08x", target,
                          pto_dtype_string(p->t), what, i, j, gb, wb);
         }
-    free(got);
+    free(got), free(av), free(bv);
     TILES_DESTROY(a, b, as, bs, dst);
 }
 
 /* b: 2 x 4096, column j the code first + j / 256 with scale j % 256, row 1
- * zeros; a = (1, 0) at scale 127. */
-static void check_b(pto_dtype t, unsigned first, const char *target) {
-    mx_problem p = {t, 1, 2, 4096, NULL, NULL, NULL, NULL};
-    p.a = calloc(2, 1), p.as = malloc(1), p.b = calloc(2 * 4096, 1), p.bs = malloc(4096);
+ * zeros; a = (1, 0) at scale 127, and with m = 2 a second row (0, 1): one
+ * row takes the product's GEMV path, two its small-M path (b decoded by
+ * strips of columns). */
+static void check_b(pto_dtype t, unsigned first, uint32_t m, const char *target) {
+    mx_problem p = {t, m, 2, 4096, NULL, NULL, NULL, NULL};
+    p.a = calloc(2 * m, 1), p.as = malloc(m), p.b = calloc(2 * 4096, 1), p.bs = malloc(4096);
     p.a[0] = (uint8_t)one_code(t), p.as[0] = 127;
+    if (m > 1) p.a[3] = (uint8_t)one_code(t), p.as[1] = 127;
     for (size_t j = 0; j < 4096; ++j) {
         p.b[j] = (uint8_t)((first + j / 256) & (is_fp4(t) ? 0xF : 0xFF));
         p.bs[j] = (uint8_t)(j % 256);
     }
-    check(&p, target, "every (code, scale) in b");
+    check(&p, target, m > 1 ? "every (code, scale) in b, two rows" : "every (code, scale) in b");
     free(p.a), free(p.as), free(p.b), free(p.bs);
 }
 
-/* a: 4096 x 64, row i the code first + i / 256 then zeros, its first 32
- * values at scale i % 256, the rest at 127; b: 64 x 2, row 0 ones. */
-static void check_a(pto_dtype t, unsigned first, const char *target) {
-    mx_problem p = {t, 4096, 64, 2, NULL, NULL, NULL, NULL};
-    p.a = calloc(4096 * 64, 1), p.as = malloc(4096 * 2), p.b = calloc(64 * 2, 1), p.bs = malloc(2 * 2);
-    for (size_t i = 0; i < 4096; ++i) {
-        p.a[i * 64] = (uint8_t)((first + i / 256) & (is_fp4(t) ? 0xF : 0xFF));
-        p.as[i * 2] = (uint8_t)(i % 256), p.as[i * 2 + 1] = 127;
+/* a: rows [row0, row0 + m) of 4096 x 64, row i the code first + i / 256
+ * then zeros, its first 32 values at scale i % 256, the rest at 127; b: 64
+ * x 2, row 0 ones. All 4096 rows at once take the large product's path, 64
+ * at a time the small-M one (a decoded whole). */
+static void check_a(pto_dtype t, unsigned first, uint32_t row0, uint32_t m, const char *target) {
+    mx_problem p = {t, m, 64, 2, NULL, NULL, NULL, NULL};
+    p.a = calloc((size_t)m * 64, 1), p.as = malloc((size_t)m * 2), p.b = calloc(64 * 2, 1),
+    p.bs = malloc(2 * 2);
+    for (size_t r = 0; r < m; ++r) {
+        const size_t i = row0 + r;
+        p.a[r * 64] = (uint8_t)((first + i / 256) & (is_fp4(t) ? 0xF : 0xFF));
+        p.as[r * 2] = (uint8_t)(i % 256), p.as[r * 2 + 1] = 127;
     }
     p.b[0] = p.b[1] = (uint8_t)one_code(t);
     memset(p.bs, 127, 4);
-    check(&p, target, "every (code, scale) in a");
+    check(&p, target, m > 64 ? "every (code, scale) in a" : "every (code, scale) in a, 64 rows");
     free(p.a), free(p.as), free(p.b), free(p.bs);
 }
 
@@ -146,8 +161,11 @@ static void every_pair_body(void *ctx, size_t target_index, const char *target) 
     for (size_t ti = 0; ti < COUNT(kTypes); ++ti) {
         const unsigned codes = is_fp4(kTypes[ti]) ? 16 : 256;
         for (unsigned first = 0; first < codes; first += 16) {
-            check_b(kTypes[ti], first, target);
-            check_a(kTypes[ti], first, target);
+            check_b(kTypes[ti], first, 1, target);
+            check_b(kTypes[ti], first, 2, target);
+            check_a(kTypes[ti], first, 0, 4096, target);
+            for (uint32_t row0 = 0; row0 < 4096; row0 += 64)
+                check_a(kTypes[ti], first, row0, 64, target);
         }
     }
 }

@@ -2,19 +2,26 @@
 // float32 chains (MatmulF32Impl) on the operands decoded and scaled
 // (exactly, or to an infinity) into float32 blocks.
 //
-// The blocks: b in kBlockK x kBlockN panels, each decoded once a call; a in
-// kBlockM x kBlockK blocks, decoded once per column panel of b. Each chain
-// takes k in order: a block of k ends with the running sums in dst (float32
-// already: exact) and the next resumes from them, so the blocking does not
-// change a bit. The buffers are on the stack: no allocation, nothing that
-// could fail.
+// Up to kSmallRows rows (MatmulMxSmall): by panels of k, a's panel decoded
+// once, then b decoded a strip of two vectors' columns at a time straight
+// into the strip that matmul-block-inl.h's register blocks read. More rows:
+// b in kBlockK x kBlockN panels, each decoded once a call; a in kBlockM x
+// kBlockK blocks, decoded once per column panel of b. Each chain takes k in
+// order: a block of k ends with the running sums in dst (float32 already:
+// exact) and the next resumes from them, so the blocking does not change a
+// bit. The buffers are on the stack: no allocation, nothing that could
+// fail.
 //
-// The FP8 and FP4 decode is a vector kernel: a code's sign and magnitude
-// bits are moved into a float32's sign, exponent and fraction fields, which
-// gives the code's value times 2^(bias - 127) exactly (a subnormal code a
-// subnormal float32; the guard of every entry keeps subnormals unflushed),
-// and one multiply by 2^(e - bias) (scale e) gives the value times 2^(e -
-// 127) rounded once, as the reference's value * scale does. Where 2^(e -
+// The decode's building blocks are in mx-decode-inl.h. The FP4 codes of the
+// small-M path are looked up in their 16-value table (Fp4Pair, x86-inl.h),
+// each its exact value, then multiplied by the scale 2^(e - 127): one
+// rounding, as the reference's. Elsewhere the FP8 and FP4 decode is a
+// vector kernel: a code's sign and magnitude bits are moved into a
+// float32's sign, exponent and fraction fields, which gives the code's value
+// times 2^(bias - 127) exactly (a subnormal code a subnormal float32; the
+// guard of every entry keeps subnormals unflushed), and one multiply by
+// 2^(e - bias) (scale e) gives the value times 2^(e - 127) rounded once, as
+// the reference's value * scale does. Where 2^(e -
 // bias) is not a float32 (e > 127 + bias, e = 0xFF NaN) a row takes two
 // multiplies: by 2^(127 - bias) (exact) and by the scale 2^(e - 127). A row
 // holding a NaN or infinity code (E4M3FN's S.1111.111, E5M2's exponent 31)
@@ -29,6 +36,9 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "src/kernels/kernels.h"
+#include "src/kernels/matmul-block-inl.h"
+#include "src/kernels/mx-decode-inl.h"
+#include "src/kernels/portable-inl.h"
 #include "src/kernels/simd-inl.h"
 #include "src/low_precision.h"
 
@@ -148,162 +158,6 @@ using kernels::mx::Operand;
 void MatmulF32Impl(size_t m, size_t k, size_t n, float* dst, size_t ldd, const float* a,
                    size_t lda, const float* b, size_t ldb);
 
-// Where a code's bits are placed, per target. x86 with F16C: in a
-// float16's sign, exponent and fraction fields, widened to float32 by the
-// CPU's conversion (vcvtph2ps; a subnormal code is a float16 subnormal and
-// comes out a normal float32). Elsewhere, the portable twin: in a float32's
-// fields, a subnormal code a float32 subnormal (exact, but slow to multiply
-// on some CPUs). Either gives the code's value times 2^PlaceExp, exactly.
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2 && !defined(HWY_DISABLE_F16C)
-constexpr bool kPlaceInF16 = true;
-#else
-constexpr bool kPlaceInF16 = false;
-#endif
-
-// A format: kShift32 (kShift16) moves a prepared code's magnitude bits (an
-// 8-bit code; a 4-bit code shifted up by 4) to a float32's (float16's)
-// exponent and fraction fields, kBias is the format's exponent bias,
-// kSpecial the bits that, all set, make a NaN or infinity (0: none).
-template <int kShift32, int kShift16, int kBias, uint8_t kSpecial>
-struct MxFormat {
-  static constexpr int shift32 = kShift32, shift16 = kShift16, bias = kBias;
-  static constexpr uint8_t special = kSpecial;
-  // The placed value is the code's value times 2^place_exp; a scale e then
-  // multiplies it by 2^(e - place_exp), a normal float32 for e in [lo, hi].
-  static constexpr int place_exp = kPlaceInF16 ? kBias - 15 : kBias - 127;
-  static constexpr int lo = 1 + place_exp > 0 ? 1 + place_exp : 0;
-  static constexpr int hi = 254 + place_exp;
-};
-using FormatE4M3 = MxFormat<20, 7, 7, 0x7F>;
-using FormatE5M2 = MxFormat<21, 8, 15, 0x7C>;
-using FormatE2M1 = MxFormat<18, 5, 1, 0>;
-using FormatE1M2 = MxFormat<17, 4, 1, 0>;
-
-// The float32 bits of scale e's 2^(e - 127) (0: 2^-127, subnormal; 0xFF NaN).
-inline uint32_t ScaleBits(uint32_t e) {
-  return e == 0 ? 0x00400000u : e == 0xFFu ? 0x7FC00000u : e << 23;
-}
-
-// Whether any of n 8-bit codes has all of the `special` bits set.
-HWY_INLINE bool AnySpecial(uint8_t special, const uint8_t* codes, size_t n) {
-  const hn::ScalableTag<uint8_t> d8;
-  const size_t lanes = hn::Lanes(d8);
-  const auto bits = hn::Set(d8, special);
-  size_t c = 0;
-  for (; c + lanes <= n; c += lanes) {
-    if (!hn::AllFalse(d8, hn::Eq(hn::And(hn::LoadU(d8, codes + c), bits), bits))) return true;
-  }
-  for (; c < n; ++c) {
-    if ((codes[c] & special) == special) return true;
-  }
-  return false;
-}
-
-// n 4-bit codes (two a byte, the first low) as bytes code << 4, in order
-// (little-endian lanes: a 16-bit lane's low byte is stored first). In
-// stores of 16 bytes at most, each of which DecodeVector's loads of 16
-// codes or fewer can take from the store buffer (a load from part of a
-// wider store may wait for it to reach the cache).
-HWY_INLINE void ExpandNibbles(const uint8_t* packed, size_t n, uint8_t* out) {
-  const hn::CappedTag<uint16_t, 8> d16;
-  const hn::Rebind<uint8_t, decltype(d16)> d8;
-  const size_t lanes = hn::Lanes(d16), bytes = (n + 1) / 2;
-  const auto high = hn::Set(d16, 0xF0u);
-  size_t x = 0;
-  for (; x + lanes <= bytes; x += lanes) {
-    const auto w = hn::PromoteTo(d16, hn::LoadU(d8, packed + x));
-    const auto pair = hn::Or(hn::And(hn::ShiftLeft<4>(w), high), hn::ShiftLeft<8>(hn::And(w, high)));
-    hn::StoreU(pair, d16, reinterpret_cast<uint16_t*>(out + 2 * x));
-  }
-  for (; x < bytes; ++x) {
-    out[2 * x] = static_cast<uint8_t>(packed[x] << 4);
-    out[2 * x + 1] = static_cast<uint8_t>(packed[x] & 0xF0u);
-  }
-}
-
-// n factors from n e8m0 scales: 2^(e - place_exp) (every e in [lo, hi],
-// the caller's check), or with two_step the scale itself, 2^(e - 127).
-template <class F>
-HWY_INLINE void Factors(const uint8_t* e, size_t n, bool two_step, float* out) {
-  const hn::ScalableTag<uint32_t> du;
-  const hn::Rebind<uint8_t, decltype(du)> d8;
-  const size_t lanes = hn::Lanes(du);
-  uint32_t* bits = reinterpret_cast<uint32_t*>(out);
-  constexpr uint32_t kAdd = static_cast<uint32_t>(-F::place_exp);
-  size_t c = 0;
-  if (!two_step) {
-    for (; c + lanes <= n; c += lanes) {
-      const auto v = hn::PromoteTo(du, hn::LoadU(d8, e + c));
-      hn::StoreU(hn::ShiftLeft<23>(hn::Add(v, hn::Set(du, kAdd))), du, bits + c);
-    }
-    for (; c < n; ++c) bits[c] = (e[c] + kAdd) << 23;
-    return;
-  }
-  for (; c + lanes <= n; c += lanes) {
-    const auto v = hn::PromoteTo(du, hn::LoadU(d8, e + c));
-    auto f = hn::IfThenElse(hn::Eq(v, hn::Zero(du)), hn::Set(du, 0x00400000u), hn::ShiftLeft<23>(v));
-    f = hn::IfThenElse(hn::Eq(v, hn::Set(du, 0xFFu)), hn::Set(du, 0x7FC00000u), f);
-    hn::StoreU(f, du, bits + c);
-  }
-  for (; c < n; ++c) bits[c] = ScaleBits(e[c]);
-}
-
-// Whether any of n scales is outside [lo, hi] (2^(e - place_exp) no
-// normal float32).
-template <class F>
-HWY_INLINE bool NeedsTwoSteps(const uint8_t* e, size_t n) {
-  const hn::ScalableTag<uint8_t> d8;
-  const size_t lanes = hn::Lanes(d8);
-  const auto lo = hn::Set(d8, static_cast<uint8_t>(F::lo));
-  const auto hi = hn::Set(d8, static_cast<uint8_t>(F::hi));
-  size_t c = 0;
-  // Outside [lo, hi] exactly where v - hi or lo - v, saturated at 0, is
-  // not 0: one mask of one vector (an Or of two compares' masks gave a
-  // wrong answer under SVE_256).
-  for (; c + lanes <= n; c += lanes) {
-    const auto v = hn::LoadU(d8, e + c);
-    const auto outside = hn::Or(hn::SaturatedSub(v, hi), hn::SaturatedSub(lo, v));
-    if (!hn::AllFalse(d8, hn::Ne(outside, hn::Zero(d8)))) return true;
-  }
-  for (; c < n; ++c) {
-    if (e[c] > F::hi || e[c] < F::lo) return true;
-  }
-  return false;
-}
-
-// One vector of decoded values: codes (prepared, sign in bit 7) placed in a
-// float32's fields, times the factors (and first 2^(127 - bias) when
-// kTwoStep).
-template <class F, bool kTwoStep, class DF>
-HWY_INLINE void DecodeVector(DF df, const int8_t* codes, hn::Vec<DF> factor, float* out) {
-  const hn::RebindToSigned<DF> di;
-  const hn::Rebind<int8_t, DF> d8;
-  hn::Vec<DF> v;
-  if constexpr (kPlaceInF16) {
-    const hn::Rebind<int16_t, DF> d16;
-    const hn::Rebind<hwy::float16_t, DF> dh;
-    const auto mask = hn::Set(d16, static_cast<int16_t>(0x8000u | (0x7Fu << F::shift16)));
-    const auto h = hn::And(hn::ShiftLeft<F::shift16>(hn::PromoteTo(d16, hn::LoadU(d8, codes))), mask);
-    v = hn::PromoteTo(df, hn::BitCast(dh, h));
-  } else {
-    const auto mask = hn::Set(di, static_cast<int32_t>(0x80000000u | (0x7Fu << F::shift32)));
-    v = hn::BitCast(df, hn::And(hn::ShiftLeft<F::shift32>(hn::PromoteTo(di, hn::LoadU(d8, codes))), mask));
-  }
-  if constexpr (kTwoStep) v = hn::Mul(v, hn::BitCast(df, hn::Set(di, (127 - F::place_exp) << 23)));
-  hn::StoreU(hn::Mul(v, factor), df, out);
-}
-
-template <class F, bool kTwoStep>
-HWY_INLINE void DecodeRow(const int8_t* codes, const float* factors, size_t n, float* out) {
-  const hn::ScalableTag<float> df;
-  const size_t lanes = hn::Lanes(df);
-  size_t c = 0;
-  for (; c + lanes <= n; c += lanes)
-    DecodeVector<F, kTwoStep>(df, codes + c, hn::LoadU(df, factors + c), out + c);
-  const hn::CappedTag<float, 1> d1;
-  for (; c < n; ++c) DecodeVector<F, kTwoStep>(d1, codes + c, hn::LoadU(d1, factors + c), out + c);
-}
-
 // n codes of a row of a from column col (a multiple of 32), each group of
 // 32 with its scale srow[c / 32], as DecodeRow: each group's factor
 // broadcast where a group is whole vectors (lanes dividing 32), else
@@ -372,17 +226,187 @@ void WidenMx(const Operand& op, size_t row, size_t col, size_t rows, size_t cols
   }
 }
 
+// Whether any code of op's rows x cols (from its (0, 0)) has all of the
+// format's special bits set: one pass over b before its strips, so that
+// rows are checked one by one only where some row has one.
+template <class F>
+bool AnySpecialIn(const Operand& op, size_t rows, size_t cols) {
+  if constexpr (F::special == 0) {
+    return false;
+  } else {
+    const uint8_t* codes = static_cast<const uint8_t*>(op.codes.data);
+    for (size_t r = 0; r < rows; ++r)
+      if (AnySpecial(F::special, codes + r * op.codes.stride, cols)) return true;
+    return false;
+  }
+}
+
+// b's rows [k0, k0 + kc) of columns [j, j + cols) (j a multiple of 2
+// Lanes, cols at most that), decoded and scaled into a strip of rows 2 Lanes
+// wide (the columns from cols on zeros): a row's codes and its 32-row
+// group's factors are two vectors each. `special`: b has some special code
+// (then each row is checked, and one that has one takes ScalarRow).
+template <class F>
+void DecodeStripOfB(const Operand& b, size_t k0, size_t kc, size_t j, size_t cols, bool special,
+                    float* strip) {
+  const hn::ScalableTag<float> df;
+  const size_t lanes = hn::Lanes(df), width = 2 * lanes;
+  const float* table = kernels::mx::TableOf(F::dtype).of;
+  const uint8_t* s = static_cast<const uint8_t*>(b.scale.data);
+  // A row's codes where the strip is narrower: 8-bit codes, or the bytes of
+  // 4-bit ones, the rest zeros (+0, times a zero factor).
+  const size_t row_bytes = kByTable<F> ? (cols + 1) / 2 : cols;
+  HWY_ALIGN float factors[2 * HWY_MAX_BYTES / sizeof(float)] = {};
+  uint8_t padded[2 * HWY_MAX_BYTES / sizeof(float)] = {};
+  const uint8_t* codes_of_b = static_cast<const uint8_t*>(b.codes.data) + (kByTable<F> ? j / 2 : j);
+  // A group of 32 rows at a time (one row of scales): its factors, then its rows.
+  for (size_t r = 0; r < kc;) {
+    const size_t group_end = HWY_MIN(kc, r + 32 - (k0 + r) % 32);
+    const uint8_t* srow = s + ((k0 + r) / 32) * b.scale.stride + j;
+    // (cols is at most width: said again for GCC's bounds warnings.)
+    const size_t count = HWY_MIN(cols, width);
+    const bool two_step = kByTable<F> || NeedsTwoSteps<F>(srow, count);
+    Factors<F>(srow, count, two_step, factors);
+    const auto f0 = hn::Load(df, factors), f1 = hn::Load(df, factors + lanes);
+    if ((kByTable<F> || !two_step) && !special && cols == width) {
+      // The common rows: whole, no special code, one multiply.
+      for (; r < group_end; ++r)
+        DecodePair<F, false>(df, table, codes_of_b + (k0 + r) * b.codes.stride, f0, f1,
+                             strip + r * width);
+      continue;
+    }
+    for (; r < group_end; ++r) {
+      const size_t i = k0 + r;
+      float* out = strip + r * width;
+      const uint8_t* codes = codes_of_b + i * b.codes.stride;
+      if (special && AnySpecial(F::special, codes, cols)) {
+        kernels::mx::ScalarRow(b, i, j, cols, out);
+        for (size_t c = cols; c < width; ++c) out[c] = 0.0f;
+        continue;
+      }
+      if (cols < width) {
+        memcpy(padded, codes, row_bytes);
+        if (kByTable<F> && cols % 2 != 0) padded[row_bytes - 1] &= 0x0F;
+        codes = padded;
+      }
+      if (two_step) DecodePair<F, true>(df, table, codes, f0, f1, out);
+      else DecodePair<F, false>(df, table, codes, f0, f1, out);
+    }
+  }
+}
+
+// Columns [k0, k0 + kc) (k0 a multiple of 32) of a's rows [0, m) decoded
+// and scaled into out, rows kc apart: 2 Lanes codes at a time with their
+// group's factor broadcast (2 Lanes divides 32), the panel's last codes and
+// a row with a special code there by ScalarRow.
+template <class F>
+void DecodeRowsOfA(const Operand& a, size_t m, size_t k0, size_t kc, float* out) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToUnsigned<decltype(df)> du;
+  const size_t lanes = hn::Lanes(df), width = 2 * lanes;
+  const float* table = kernels::mx::TableOf(F::dtype).of;
+  for (size_t i = 0; i < m; ++i, out += kc) {
+    const uint8_t* in = static_cast<const uint8_t*>(a.codes.data) + i * a.codes.stride;
+    const uint8_t* srow = static_cast<const uint8_t*>(a.scale.data) + i * a.scale.stride;
+    if (F::special != 0 && AnySpecial(F::special, in + k0, kc)) {
+      kernels::mx::ScalarRow(a, i, k0, kc, out);
+      continue;
+    }
+    size_t c = 0;
+    for (; c + width <= kc; c += width) {
+      const uint8_t e = srow[(k0 + c) / 32];
+      const bool two_step = kByTable<F> || e > F::hi || e < F::lo;
+      const uint32_t bits =
+          two_step ? ScaleBits(e) : (e + static_cast<uint32_t>(-F::place_exp)) << 23;
+      const auto factor = hn::BitCast(df, hn::Set(du, bits));
+      const uint8_t* codes = kByTable<F> ? in + (k0 + c) / 2 : in + k0 + c;
+      if (two_step) DecodePair<F, true>(df, table, codes, factor, factor, out + c);
+      else DecodePair<F, false>(df, table, codes, factor, factor, out + c);
+    }
+    if (c < kc) kernels::mx::ScalarRow(a, i, k0 + c, kc - c, out + c);
+  }
+}
+
+// Products of at most kSmallRows rows, by panels of k: a's panel (m x kc,
+// kc a multiple of 32 that m x kc fits kSmallA) decoded once, then for
+// each strip of two vectors' columns of b its kc rows decoded straight into
+// the strip, which every row block of a then reads (the register blocks of
+// matmul-block-inl.h, the chains of MatmulF32Impl: each chain's k in order,
+// resumed from dst after a panel: the same bits). Each value of a and of b
+// is decoded once, and each decoded value of b feeds m chains from the
+// first-level cache; nothing is staged twice.
+constexpr size_t kSmallRows = 128, kSmallA = 8192, kSmallK = 128;
+
+using DecodeAFn = void (*)(const Operand&, size_t, size_t, size_t, float*);
+
+template <class F>
+void MatmulMxSmall(size_t m, size_t k, size_t n, const kernels::Plane& dst, const Operand& a,
+                   const Operand& b, DecodeAFn decode_a) {
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d), width = 2 * lanes;
+  constexpr size_t kMaxWidth = 2 * HWY_MAX_BYTES / sizeof(float);
+  HWY_ALIGN float wa[kSmallA];
+  HWY_ALIGN float strip[kSmallK * kMaxWidth];
+  HWY_ALIGN float seeds[BlockRows() * kMaxWidth];
+  const size_t panel = HWY_MIN(kSmallK, kSmallA / m / 32 * 32);
+  const bool special = AnySpecialIn<F>(b, k, n);
+  float* out = static_cast<float*>(dst.data);
+  const size_t ldd = dst.stride;
+  for (size_t k0 = 0; k0 < k; k0 += panel) {
+    const size_t kc = k - k0 < panel ? k - k0 : panel;
+    decode_a(a, m, k0, kc, wa);
+    for (size_t j = 0; j < n; j += width) {
+      const size_t cols = n - j < width ? n - j : width;
+      DecodeStripOfB<F>(b, k0, kc, j, cols, special, strip);
+      ForRowBlocks<BlockRows()>(m, [&](auto rows, size_t i) {
+        constexpr size_t kRows = decltype(rows)::value;
+        if (cols == width) {
+          Block<kRows, 2>(d, kc, out + i * ldd + j, ldd, lanes, wa + i * kc, kc, strip, width);
+          return;
+        }
+        // The last columns: a copy of their rows of dst, padded (MatmulPanel's last strip).
+        for (size_t r = 0; r < kRows; ++r)
+          memcpy(seeds + r * width, out + (i + r) * ldd + j, cols * sizeof(float));
+        Block<kRows, 2>(d, kc, seeds, width, lanes, wa + i * kc, kc, strip, width);
+        for (size_t r = 0; r < kRows; ++r)
+          memcpy(out + (i + r) * ldd + j, seeds + r * width, cols * sizeof(float));
+      });
+    }
+  }
+}
+
+using SmallFn = void (*)(size_t, size_t, size_t, const kernels::Plane&, const Operand&,
+                         const Operand&, DecodeAFn);
+
+// fn(the format of dtype) (FLOAT4_E1M2X2's for HiFloat4, whose codes it
+// holds).
+template <class Fn>
+auto ByFormat(pto_dtype dtype, const Fn& fn) {
+  switch (dtype) {
+    case PTO_FLOAT8_E4M3: return fn(FormatE4M3());
+    case PTO_FLOAT8_E5M2: return fn(FormatE5M2());
+    case PTO_FLOAT4_E2M1X2: return fn(FormatE2M1());
+    default: return fn(FormatE1M2());
+  }
+}
+
+// The small-M product for b's format and a's decoder (none for HiFloat4,
+// or where a vector pair is more than a group of 32 codes).
+DecodeAFn DecodeAOf(const Operand& a) {
+  if (a.hif4 || 2 * hn::Lanes(hn::ScalableTag<float>()) > 32) return nullptr;
+  return ByFormat(a.dtype, [](auto f) -> DecodeAFn { return DecodeRowsOfA<decltype(f)>; });
+}
+
+SmallFn SmallOf(const Operand& b) {
+  if (b.hif4) return nullptr;
+  return ByFormat(b.dtype, [](auto f) -> SmallFn { return MatmulMxSmall<decltype(f)>; });
+}
+
 using WidenFn = void (*)(const Operand&, size_t, size_t, size_t, size_t, float*);
 
 WidenFn WidenerOf(const Operand& op) {
   if (op.hif4) return kernels::mx::WidenHif4;
-  switch (op.dtype) {
-    case PTO_FLOAT8_E4M3: return WidenMx<FormatE4M3>;
-    case PTO_FLOAT8_E5M2: return WidenMx<FormatE5M2>;
-    case PTO_FLOAT4_E2M1X2: return WidenMx<FormatE2M1>;
-    case PTO_FLOAT4_E1M2X2: return WidenMx<FormatE1M2>;
-    default: return WidenMx<FormatE1M2>;
-  }
+  return ByFormat(op.dtype, [](auto f) -> WidenFn { return WidenMx<decltype(f)>; });
 }
 
 // dst (m x n float32, holding the seeds) += the chains of a and b, each
@@ -393,6 +417,10 @@ void MatmulMxImpl(size_t m, size_t k, size_t n, const kernels::Plane& dst, const
   using kernels::mx::kBlockM;
   using kernels::mx::kBlockN;
   const WidenFn widen_a = WidenerOf(a), widen_b = WidenerOf(b);
+  const SmallFn small = SmallOf(b);
+  const DecodeAFn decode_a = DecodeAOf(a);
+  if (small != nullptr && decode_a != nullptr && m >= 2 && m <= kSmallRows)
+    return small(m, k, n, dst, a, b, decode_a);
   float* out = static_cast<float*>(dst.data);
   HWY_ALIGN float wa[kBlockM * kBlockK];
   HWY_ALIGN float wb[kBlockK * kBlockN];

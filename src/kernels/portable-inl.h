@@ -11,7 +11,8 @@
 //   - EstimateTo12Bits: the target's estimate and one Newton step;
 //   - ReciprocalTo11Bits: the target's estimate and one Newton step;
 //   - TruncateInRange: Highway's ConvertTo;
-//   - FloatOfMagnitude: a signed conversion and the absolute value.
+//   - FloatOfMagnitude: a signed conversion and the absolute value;
+//   - Fp4Pair: the codes' table indices written out, then two gathers.
 //
 // Re-included once per target by foreach_target.h, hence the toggle guard.
 #if defined(PTO_KERNELS_PORTABLE_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -226,6 +227,28 @@ HWY_INLINE hn::Vec<DF> FloatOfMagnitude(DF df, VU v) {
   return hn::Abs(hn::ConvertTo(df, hn::BitCast(hn::RebindToSigned<hn::DFromV<VU>>(), v)));
 }
 #endif  // PTO_NATIVE_FLOAT_OF_MAGNITUDE
+
+#if defined(PTO_NATIVE_FP4_PAIR) == defined(HWY_TARGET_TOGGLE)
+#ifdef PTO_NATIVE_FP4_PAIR
+#undef PTO_NATIVE_FP4_PAIR
+#else
+#define PTO_NATIVE_FP4_PAIR
+#endif
+
+// table[c] for the 2 Lanes(df) 4-bit codes c of the Lanes(df) bytes at
+// packed (two a byte, the first in the low four bits), in order: the first
+// Lanes(df) in lo, the rest in hi.
+template <class DF>
+HWY_INLINE void Fp4Pair(DF df, const float* table, const uint8_t* packed, hn::Vec<DF>& lo,
+                        hn::Vec<DF>& hi) {
+  const hn::RebindToSigned<DF> di;
+  const size_t lanes = hn::Lanes(df);
+  HWY_ALIGN int32_t index[2 * HWY_MAX_BYTES / sizeof(float)];
+  for (size_t c = 0; c < 2 * lanes; ++c) index[c] = (packed[c / 2] >> (4 * (c % 2))) & 0xF;
+  lo = hn::GatherIndex(df, table, hn::Load(di, index));
+  hi = hn::GatherIndex(df, table, hn::Load(di, index + lanes));
+}
+#endif  // PTO_NATIVE_FP4_PAIR
 
 }  // namespace HWY_NAMESPACE
 }  // namespace pto

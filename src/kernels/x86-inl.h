@@ -23,7 +23,10 @@
 //   - PTO_NATIVE_TRUNCATE_IN_RANGE: TruncateInRange, CVTTPS2DQ alone
 //     (Highway's ConvertTo adds the fix-up of positive overflows);
 //   - PTO_NATIVE_FLOAT_OF_MAGNITUDE: FloatOfMagnitude on AVX-512, one
-//     VCVTUDQ2PS.
+//     VCVTUDQ2PS;
+//   - PTO_NATIVE_FP4_PAIR: Fp4Pair on AVX-512, the values of 32 packed
+//     4-bit codes by two permutes of a 16-float table and two two-register
+//     permutes that put them in order.
 // The flags follow Highway's HWY_NATIVE_* convention: this file is compiled
 // once per target (foreach_target.h), and each pass toggles the flags of the
 // blocks it defines, so that portable-inl.h, included after it, sees which.
@@ -372,6 +375,38 @@ HWY_INLINE hn::Vec<DI> TruncateInRange(DI di, VF v) {
 template <class DF, class VU>
 HWY_INLINE hn::Vec<DF> FloatOfMagnitude(DF df, VU v) {
   return hn::ConvertTo(df, v);
+}
+#endif
+
+#if HWY_TARGET <= HWY_AVX3
+#ifdef PTO_NATIVE_FP4_PAIR
+#undef PTO_NATIVE_FP4_PAIR
+#else
+#define PTO_NATIVE_FP4_PAIR
+#endif
+
+// table[c] for the 2 Lanes(df) 4-bit codes c of the Lanes(df) bytes at
+// packed (two a byte, the first in the low four bits), in order: the first
+// Lanes(df) in lo, the rest in hi. The bytes widened to 32-bit lanes index
+// the table by their low four bits (VPERMPS reads no others): the even
+// codes, and shifted down by four the odd ones; two VPERMT2PS interleave
+// them. Six instructions for 32 values (the placement in a float's fields
+// takes about twice as many, with the nibbles split first).
+template <class DF>
+HWY_INLINE void Fp4Pair(DF df, const float* table, const uint8_t* packed, hn::Vec<DF>& lo,
+                        hn::Vec<DF>& hi) {
+  static_assert(hn::MaxLanes(DF()) == 16, "one register per table");
+  const __m512i bytes =
+      _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(packed)));
+  const __m512 values = hn::LoadU(df, table).raw;
+  const __m512 even = _mm512_permutexvar_ps(bytes, values);
+  const __m512 odd = _mm512_permutexvar_ps(_mm512_srli_epi32(bytes, 4), values);
+  // Lane 2i of the pair from even's lane i, lane 2i + 1 from odd's (16 + i).
+  const __m512i first = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  const __m512i second =
+      _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  lo = hn::Vec<DF>{_mm512_permutex2var_ps(even, first, odd)};
+  hi = hn::Vec<DF>{_mm512_permutex2var_ps(even, second, odd)};
 }
 #endif
 
