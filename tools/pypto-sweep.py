@@ -168,6 +168,8 @@ def main():
     ap.add_argument("--out", required=True, help="directory of the logs and summary.tsv")
     ap.add_argument("--platform", default="a5", choices=["a5", "a2a3"])
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--order", default="all", choices=["all", "pto2"],
+                    help="the tasks' orders (the front end's --order)")
     ap.add_argument("--compare-workers", default=None, metavar="N[,N...]",
                     help="run each orchestration again on these worker counts (the front end's option)")
     ap.add_argument("--timeout", type=int, default=600, help="seconds a model (default 600)")
@@ -207,6 +209,7 @@ def main():
                "--workers", str(args.workers), "-o", os.path.join(out, name + ".build"),
                "--json", os.path.join(out, name + ".json")] + (["--board"] if args.board else [])
         cmd += ["--compare-workers", args.compare_workers] if args.compare_workers else []
+        cmd += ["--order", args.order] if args.order != "all" else []
         if os.path.exists(os.path.join(out, name + ".json")):
             os.remove(os.path.join(out, name + ".json"))  # a stopped sweep's, not this run's
         start = time.time()
