@@ -292,7 +292,7 @@ def test_compare_workers_reruns_on_the_same_inputs(stub):
     assert result.passed, result.error
     assert [(r.workers, r.passed) for r in result.reruns] == [(2, True), (1, True)]
     assert all(r.run > 0 and r.run_cpu >= 0 for r in result.reruns)
-    assert "  PASS again on 2 workers (run " in result.report()
+    assert "  rerun on 2 workers: PASS (run " in result.report()
     assert result.as_dict()["reruns"][0]["workers"] == 2
     plain = pp.run(stubs.add_program(orchestration="accumulate.cpp"), stubs.accumulate_specs(),
                    golden_fn=stubs.golden_accumulate, runtime_cfg=dict(platform="a5"), rtol=0, atol=0)
@@ -349,7 +349,7 @@ def test_command_line_runs_a_model_file(stub, tmp_path, capsys):
     assert pp.main([str(model), "--workers", "1", "--profile"]) == 0
     assert "  kernel " in capsys.readouterr().out and "  kernel " not in out
     assert pp.main([str(model), "--workers", "1", "--compare-workers", "2", "--json", str(report)]) == 0
-    assert "  PASS again on 2 workers (run " in capsys.readouterr().out
+    assert "  rerun on 2 workers: PASS (run " in capsys.readouterr().out
     [saved] = json.loads(report.read_text())
     assert [r["workers"] for r in saved["reruns"]] == [2] and saved["reruns"][0]["passed"]
     assert pp.main([str(model), "--compare-workers", "2,x"]) == 2

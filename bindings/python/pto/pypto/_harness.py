@@ -129,7 +129,7 @@ class Rerun:
     error: Optional[str] = None
 
     def __str__(self) -> str:
-        text = (f"{'PASS' if self.passed else 'FAIL'} again on {self.workers} worker{'s' if self.workers != 1 else ''}"
+        text = (f"rerun on {self.workers} worker{'s' if self.workers != 1 else ''}: {'PASS' if self.passed else 'FAIL'}"
                 f" (run {self.run:.3f}s; CPU run {self.run_cpu:.3f}s)")
         return text + (f": {self.error}" if not self.passed and self.error else "")
 
