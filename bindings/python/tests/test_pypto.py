@@ -291,6 +291,7 @@ def test_compare_workers_reruns_on_the_same_inputs(stub):
                     runtime_cfg=dict(platform="a5", workers=1, compare_workers=[2, 1]), rtol=0, atol=0)
     assert result.passed, result.error
     assert [(r.workers, r.passed) for r in result.reruns] == [(2, True), (1, True)]
+    assert all(isinstance(r, pp.Rerun) for r in result.reruns)
     assert all(r.run > 0 and r.run_cpu >= 0 for r in result.reruns)
     assert "  rerun on 2 workers: PASS (run " in result.report()
     assert result.as_dict()["reruns"][0]["workers"] == 2

@@ -27,11 +27,11 @@ docs/pypto.md lists the models run this way and their results.
 
 from ._common import PLATFORMS, Platform, PyptoError
 from ._compile import Compiled, Kernel
-from ._harness import RunResult, largest_errors, run, run_jit
+from ._harness import Rerun, RunResult, largest_errors, run, run_jit
 from ._model import run_model
 from ._runtime import Session, TapTask, TapView, TensorView
 
-__all__ = ["PLATFORMS", "Compiled", "Kernel", "Platform", "PyptoError", "RunResult", "largest_errors", "main",
+__all__ = ["PLATFORMS", "Compiled", "Kernel", "Platform", "PyptoError", "Rerun", "RunResult", "largest_errors", "main",
            "run", "run_jit", "run_model", "Session", "TapTask", "TapView", "TensorView"]
 
 
