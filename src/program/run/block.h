@@ -303,11 +303,10 @@ class Block {
   pto_status PartitionView(const Instr& in);
   bool WindowInMemory(const Instr& in, const View& src) const;
   pto_status Transfer(const Instr& in, bool load);
-  // A Table or TableDst operand: the elements of views[view], of dtype, as
-  // a table (refused unless packed row-major, or in a peer's memory; name
-  // names the instruction; execute_gather.cc).
-  pto_status TableOfView(const Instr& in, const char* name, uint32_t view, pto_dtype dtype,
-                         ops::GlobalTable* table);
+  // A Table or TableDst operand: the elements of views[in.b], of dtype
+  // in.d, as a table (refused unless packed row-major, or in a peer's
+  // memory; execute_gather.cc).
+  pto_status TableOfView(const Instr& in, ops::GlobalTable* table);
   // The common cases of PartitionView and Transfer, inlined into the
   // dispatch loop (below); false where the general function must run.
   bool PartitionWindow(const Instr& in);

@@ -206,9 +206,7 @@ pto_status Block::TileOp(const Instr& in) {
   with_tiles.index[1] = index[1];
   // A table in memory: its view's elements (in.b, of dtype in.d).
   if (ops::HasTrait(*in.op, PTO_TRAIT_Table)) {
-    const std::string name = std::string("pto.") + in.op->mnemonic;
-    const pto_status status = TableOfView(in, name.c_str(), in.b, static_cast<pto_dtype>(in.d),
-                                          &with_tiles.table);
+    const pto_status status = TableOfView(in, &with_tiles.table);
     if (status != PTO_OK) return status;
   }
   // A scalar result: into its register (a) once the row has run.

@@ -11,10 +11,12 @@
 namespace pto {
 namespace program {
 
-pto_status Block::TableOfView(const Instr& in, const char* name, uint32_t view, pto_dtype dtype,
-                              ops::GlobalTable* table) {
-  const View& v = views_[view];
-  if (pointers_[v.pointer].peer) return comm_.PeerAccessError(in, v.pointer, name);
+pto_status Block::TableOfView(const Instr& in, ops::GlobalTable* table) {
+  const View& v = views_[in.b];
+  const pto_dtype dtype = static_cast<pto_dtype>(in.d);
+  // The instruction's name, made for a refusal only (not on every run).
+  auto name = [&in] { return std::string("pto.") + in.op->mnemonic; };
+  if (pointers_[v.pointer].peer) return comm_.PeerAccessError(in, v.pointer, name().c_str());
   // The table is the view's elements packed row-major: each dimension's
   // stride the product of the sizes after it (a dimension of one element
   // takes any stride).
@@ -26,7 +28,7 @@ pto_status Block::TableOfView(const Instr& in, const char* name, uint32_t view, 
   }
   if (!packed)
     return Error(in, PTO_ERR_INVALID_ARGUMENT,
-                 std::string(name) + ": the view's elements are not packed row-major (its "
+                 name() + ": the view's elements are not packed row-major (its "
                                      "strides are not its sizes' products), so they are no table");
   const size_t size = pto_dtype_size(dtype);
   *table = {pointers_[v.pointer].data + static_cast<size_t>(v.offset) * size,
