@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "hwy/highway.h"
 #include "pto_c.h"
@@ -110,29 +111,31 @@ HWY_INLINE void ExpandNibbles(const uint8_t* packed, size_t n, uint8_t* out) {
 
 // n factors from n e8m0 scales: 2^(e - place_exp) (every e in [lo, hi],
 // the caller's check), or with two_step the scale itself, 2^(e - 127).
+// Their bits are made as integers and stored as floats (a BitCast, a
+// memcpy): out is read as float by the caller, and a store through a
+// uint32_t pointer need not be seen by a float load (GCC's SVE code read the
+// buffer's earlier zeros).
 template <class F>
 HWY_INLINE void Factors(const uint8_t* e, size_t n, bool two_step, float* out) {
-  const hn::ScalableTag<uint32_t> du;
+  const hn::ScalableTag<float> df;
+  const hn::RebindToUnsigned<decltype(df)> du;
   const hn::Rebind<uint8_t, decltype(du)> d8;
   const size_t lanes = hn::Lanes(du);
-  uint32_t* bits = reinterpret_cast<uint32_t*>(out);
   constexpr uint32_t kAdd = static_cast<uint32_t>(-F::place_exp);
   size_t c = 0;
-  if (!two_step) {
-    for (; c + lanes <= n; c += lanes) {
-      const auto v = hn::PromoteTo(du, hn::LoadU(d8, e + c));
-      hn::StoreU(hn::ShiftLeft<23>(hn::Add(v, hn::Set(du, kAdd))), du, bits + c);
-    }
-    for (; c < n; ++c) bits[c] = (e[c] + kAdd) << 23;
-    return;
-  }
   for (; c + lanes <= n; c += lanes) {
     const auto v = hn::PromoteTo(du, hn::LoadU(d8, e + c));
-    auto f = hn::IfThenElse(hn::Eq(v, hn::Zero(du)), hn::Set(du, 0x00400000u), hn::ShiftLeft<23>(v));
-    f = hn::IfThenElse(hn::Eq(v, hn::Set(du, 0xFFu)), hn::Set(du, 0x7FC00000u), f);
-    hn::StoreU(f, du, bits + c);
+    auto f = hn::ShiftLeft<23>(hn::Add(v, hn::Set(du, two_step ? 0u : kAdd)));
+    if (two_step) {
+      f = hn::IfThenElse(hn::Eq(v, hn::Zero(du)), hn::Set(du, 0x00400000u), f);
+      f = hn::IfThenElse(hn::Eq(v, hn::Set(du, 0xFFu)), hn::Set(du, 0x7FC00000u), f);
+    }
+    hn::StoreU(hn::BitCast(df, f), df, out + c);
   }
-  for (; c < n; ++c) bits[c] = ScaleBits(e[c]);
+  for (; c < n; ++c) {
+    const uint32_t bits = two_step ? ScaleBits(e[c]) : (e[c] + kAdd) << 23;
+    memcpy(out + c, &bits, sizeof(bits));
+  }
 }
 
 // Whether any of n scales is outside [lo, hi] (2^(e - place_exp) no
