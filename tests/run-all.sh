@@ -163,8 +163,8 @@ step_aarch64() {
 
 }
 
-lane_a=(main python packages new_operation valgrind debian)
-lane_b=(python_aarch64 mpi asan fuzz tsan aarch64)
+lane_a=(main python packages new_operation tsan valgrind debian)
+lane_b=(python_aarch64 mpi asan fuzz aarch64)
 
 logs=$ci/logs
 rm -rf "$logs"
