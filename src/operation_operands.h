@@ -141,6 +141,24 @@
 #define PTO_OPERANDS_NAME_ONE_(position, role, name) PTO_OPERANDS_NAME_##role(name)
 #define PTO_OPERANDS_SOURCE_NAMES(list) PTO_OPERANDS_EACH(PTO_OPERANDS_NAME_ONE_, list)
 
+/* The words' names in order, each a string literal followed by a comma
+ * (Words2(key): "key0", "key1"): what a program's text and its refusals
+ * call them. */
+#define PTO_OPERANDS_WORD_NAMES_Dst(name)
+#define PTO_OPERANDS_WORD_NAMES_Src(name)
+#define PTO_OPERANDS_WORD_NAMES_Tmp(name)
+#define PTO_OPERANDS_WORD_NAMES_OptionalTmp(name)
+#define PTO_OPERANDS_WORD_NAMES_Dst1(name)
+#define PTO_OPERANDS_WORD_NAMES_SrcOnly(name)
+#define PTO_OPERANDS_WORD_NAMES_Table(name)
+#define PTO_OPERANDS_WORD_NAMES_TableDst(name)
+#define PTO_OPERANDS_WORD_NAMES_Words2(name) #name "0", #name "1",
+#define PTO_OPERANDS_WORD_NAMES_Words4(name) #name "0", #name "1", #name "2", #name "3",
+#define PTO_OPERANDS_WORD_NAMES_Aux(name)
+#define PTO_OPERANDS_WORD_NAMES_Config(name)
+#define PTO_OPERANDS_WORD_NAME_ONE_(position, role, name) PTO_OPERANDS_WORD_NAMES_##role(name)
+#define PTO_OPERANDS_WORD_NAMES(list) PTO_OPERANDS_EACH(PTO_OPERANDS_WORD_NAME_ONE_, list)
+
 /* The tmp slot's role as 0 (none), 1 (optional) or 2 (required: a scratch
  * tile or a second destination), the order of TmpRole and op_tmp_role. */
 #define PTO_OPERANDS_TMP_Dst 0

@@ -155,6 +155,7 @@ enum class TextAttr : uint8_t {
   kHistByte,      // {byte = 0..3 : i32}, thistogram's byte (default 1)
   kGlobalModes,   // {coalesce = #pto<coalesce row|elem>, gatherOob / scatterOob = ...,
                   // scatterAtomicOp = ..., scatterConflict = ...}: mgather's, mscatter's
+  kRounds,        // {rounds = 7|10 : i32}, trandom's (default 10)
 };
 
 // One row of attributes.def, as the table reads it.
@@ -245,7 +246,18 @@ struct OpDescriptor {
   // TableDst being in dst's place): PTO_OPERANDS_TABLE_POSITION. A program's
   // ins( ) gives the table there among the sources.
   uint8_t table_position = 0;
+  // The names of its Words2 / Words4 operands' words, in Operands::words'
+  // order, null past the last (trandom's key0, key1, counter0 ...). A
+  // program's ins( ) gives them, 32-bit integer values, after the sources.
+  const char* word_names[6] = {};
 };
+
+// How many words the row reads (Operands::words).
+constexpr int WordCount(const OpDescriptor& op) {
+  int n = 0;
+  while (n < 6 && op.word_names[n] != nullptr) ++n;
+  return n;
+}
 
 extern const OpDescriptor kOps[kOpCount];
 
@@ -350,18 +362,6 @@ inline uint32_t MaskBytes(uint32_t cols) { return cols / 8 + (cols % 8 != 0); }
 pto_status CheckTgetval(const pto_tile* src, size_t index, bool out_given, bool index_known,
                         pto_profile profile);
 double ElementValue(const pto_tile* t, size_t index);
-
-// TRANDOM's rules (dst not NULL and a vec tile, rounds 7 or 10, dst's dtype
-// under the profile) and its run (arithmetic.cc, with tci): the row trandom
-// (its key and counter Words2 / Words4 operands, Operands::words) and a
-// program's pto.trandom.
-struct RandomKey {
-  uint32_t key[2];
-  uint32_t counter[4];
-  uint32_t rounds;
-};
-pto_status CheckTrandom(const pto_tile* dst, uint32_t rounds, pto_profile profile);
-void RunTrandom(pto_tile* dst, const RandomKey& k);
 
 // TQUANT's MX forms: their operands, rules and run (quant.cc), which the row
 // tquant_mx (exp, max and scaling its Aux operands) and a program's

@@ -142,9 +142,6 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
       out[0] = in.a, out[1] = in.b, out[2] = in.c, out[3] = in.d;
       out[4] = in.slot[0], out[5] = in.slot[1];
       break;
-    case Code::kRandom:
-      out[0] = in.a;
-      break;
     case Code::kMxZzMove:
       out[0] = in.a, out[1] = in.b, out[2] = in.c;
       break;
@@ -411,10 +408,10 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
     return Diagnose(*p, in.loc, status, LastError());
   if (in.code == Code::kTileOp) {
     // A scalar here is a float register's (an integer scalar is checked
-    // when it runs: check_at_run).
+    // when it runs: check_at_run); words are registers' (TileOp reads them).
     in.plain = !in.check_at_run && o.dst != nullptr &&
                (!ops::TakesScalar(in.op->attr) || in.scalar_is_float) &&
-               ops::IndexCount(in.op->attr) == 0 &&
+               ops::IndexCount(in.op->attr) == 0 && ops::WordCount(*in.op) == 0 &&
                !ops::HasTrait(*in.op, PTO_TRAIT_MaskDst | PTO_TRAIT_MaskSrc);
     in.run_attr = ops::AttrOf(*in.op, in.attr);
     in.run_sat = ops::SaturationOf(*in.op, in.attr);
@@ -474,13 +471,6 @@ pto_status CheckOperations(Program* p) {
     }
     if (in.code == Code::kMxZzMove) {
       if (const pto_status status = CheckMxZzMove(*p, in, tiles)) return status;
-      continue;
-    }
-    if (in.code == Code::kRandom) {
-      // dst's dtype and the profile (its valid region takes no rule).
-      const pto_status status =
-          ops::CheckTrandom(&tiles[in.a], static_cast<uint32_t>(in.imm), p->profile);
-      if (status != PTO_OK) return Diagnose(*p, in.loc, status, LastError());
       continue;
     }
     if (!RunsTableChecks(in.code)) continue;

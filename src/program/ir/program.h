@@ -158,7 +158,8 @@ enum class Code : uint8_t {
   kTileOp,       // an operation of the table on tiles (Instr::slot by Role); a Table
                  // or TableDst row's table views[b], of pto_dtype d; a row's scalar
                  // result (an Out argument) into (sub 0: ints, wrapped to `bits`; 1:
-                 // floats)[a]
+                 // floats)[a]; a row's words the low 32 bits of ints[lists[extra ..
+                 // extra + ops::WordCount)]
   kTsel,         // tsel: dst <- mask slot `mask` ? src0 : src1 (tmp), by Role
   kMrgSortLists,  // tmrgsort's multi-list form: dst <- lists src0, src1[, src2[, src3]]
                   // (tmp), by Role; sub: exhausted
@@ -173,8 +174,6 @@ enum class Code : uint8_t {
   kSelect,       // (sub 0: ints, 1: floats)[a] = ints[b] ? [c] : [d]
   kLoadScalar,   // (sub 0: ints, 1: floats)[a] = pointer b [ints[c]], element dtype d
   kStoreScalar,  // pointer b [ints[c]] = (sub 0: ints, 1: floats)[a], element dtype d
-  kRandom,       // tile a <- trandom of the key and counter words ints[lists[extra .. extra
-                 // + 6)] (their low 32 bits), imm rounds
   kQuantMx,      // pto_tquant_mx: slots dst, src0 (src), src1 (exp), src2 (max), src3
                  // (scaling); imm the pto_mx_alg, sub the group axis
   kMxZzMove,     // tile a's bytes <- tile b's exponents in ZZ order (sub 1: DN); tile c

@@ -282,13 +282,12 @@ void ReadTableOperation(Parser& p, const Token& op, const Results& results) {
   // A NoText row (tmatmul_mx_hif4) is no operation of the text; its pto.
   // names are refused by rows above. A row with operands beyond tiles (a
   // table, no tile result, a scalar result: TakesOperandsBeyondTiles:
-  // tgetval, mgather, mscatter) has its DPS form, pto.<mnemonic> only. tsel
-  // and trandom, rows, have their own forms.
+  // tgetval, mgather, mscatter; words: trandom) has its DPS form,
+  // pto.<mnemonic> only. tsel, a row, has its own forms.
   if (desc != nullptr && (ops::HasTrait(*desc, PTO_TRAIT_NoText) ||
                           (!prefixed && TakesOperandsBeyondTiles(*desc))))
     desc = nullptr;
   if (mnemonic == "tsel") return p.forms().ParseTsel(op, results);
-  if (mnemonic == "trandom") return p.forms().ParseRandom(op, results);
   if (mnemonic == "tquant" && desc != nullptr) return p.forms().ParseTQuant(op, results, *desc);
   if (mnemonic == "tmrgsort" && p.forms().IsMrgSortLists(results))
     return p.forms().ParseMrgSortLists(op, results);

@@ -58,6 +58,8 @@ struct AttrEntry {
   std::string_view key;
   Token value;  // kEnd for a unit attribute
   SourceLoc loc;
+  Type type;    // a typed value's (`7 : i32`), else kind kNone
+  SourceLoc type_loc;
 };
 
 // How an operation uses a tile operand (UseTile): the parameter access it

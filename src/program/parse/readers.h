@@ -236,7 +236,7 @@ class TileReader : public Reader {
   void ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named);
   void ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named, const Token& result);
   // The DPS form of a row with operands beyond tiles (TakesOperandsBeyondTiles:
-  // a table in memory, no tile result, a scalar result), results its
+  // a table in memory, no tile result, a scalar result, words), results its
   // %result if it defines one; from ins( )'s parenthesis
   // (tile_table_operands.cc).
   void ParseDpsValueOp(const Token& op, const ops::OpDescriptor& desc,
@@ -335,14 +335,18 @@ const ops::OpDescriptor& WithScalarFirst(const ops::OpDescriptor& op,
 const ops::OpDescriptor& WithMaskPattern(const ops::OpDescriptor& op, size_t sources);
 const ops::OpDescriptor& WithSingleSource(const ops::OpDescriptor& op, size_t sources);
 
+// A row's attribute where its text gives none (tile_attributes.cc): PTOAS's
+// default (thistogram's byte 1, trandom's rounds 10), else 0.
+int TextAttrDefault(const ops::OpDescriptor& desc);
+
 // GlobalModesAttrs's mark of a coalesce the text gave (cleared once
 // MemoryReader::GlobalIndexRules has applied PTOAS's rules).
 constexpr int kCoalesceGiven = 1 << 16;
 
 // Whether a row has a scalar result (an Out argument: tgetval's value), and
 // whether it has operands beyond tiles: that, a table in memory (Table,
-// TableDst) or no tile result (NoDst). Such rows are read by
-// TileReader::ParseDpsValueOp.
+// TableDst), no tile result (NoDst) or words (trandom's key and counter).
+// Such rows are read by TileReader::ParseDpsValueOp.
 bool DefinesValue(const ops::OpDescriptor& desc);
 bool TakesOperandsBeyondTiles(const ops::OpDescriptor& desc);
 
@@ -358,9 +362,8 @@ inline bool IntAttr(const AttrEntry& e, int64_t* out) {
 
 // The instructions with text forms of their own, beside the table's
 // (tile_special_forms.cc, tile_quant_mx.cc): tsel's three sources,
-// tmrgsort's multi-list form with its executed counts, trandom's key and
-// counter words, tquant's optional offset and tmp, tquant.mx's four results
-// and the MX exponents' ZZ move.
+// tmrgsort's multi-list form with its executed counts, tquant's optional
+// offset and tmp, tquant.mx's four results and the MX exponents' ZZ move.
 class SpecialFormReader : public Reader {
  public:
   explicit SpecialFormReader(Parser& parser) : Reader(parser) {}
@@ -370,8 +373,6 @@ class SpecialFormReader : public Reader {
                    const ops::OpDescriptor& desc);
   bool IsMrgSortLists(const std::vector<Token>& results);
   void ParseMrgSortLists(const Token& op, const std::vector<Token>& results);
-  // pto.trandom ins(%k0, %k1, %c0, %c1, %c2, %c3 [{rounds = R : i32}] : ...) outs(%dst : T)
-  void ParseRandom(const Token& op, const std::vector<Token>& results);
   // pto.tquant.mx ins(%src : T) outs(%dst, %exp, %max, %scaling : ...) {quant_type = ...}
   // (tile_quant_mx.cc)
   void ParseTQuantMx(const Token& op, const std::vector<Token>& results);
@@ -382,7 +383,6 @@ class SpecialFormReader : public Reader {
 
  private:
   bool ParseExhausted(int* exhausted);
-  bool ParseRounds(int64_t* rounds);
 };
 
 // The cube (core_cube.cc): its matrix multiplies and the moves whose tiles

@@ -1,6 +1,6 @@
 // PTO assembly: the table's operations' attributes (`{rmode = ...}`,
-// `{cmpMode = ...}`, `{precisionType = ...}`, `isBinary`, `descending`), as
-// PTOAS and the pages spell them.
+// `{cmpMode = ...}`, `{precisionType = ...}`, `isBinary`, `descending`,
+// `rounds`), as PTOAS and the pages spell them.
 #include <stdlib.h>
 
 #include <string>
@@ -55,6 +55,18 @@ const std::vector<std::pair<std::string_view, int>> kMaskPatternNames = {
     {"P0101", PTO_MASK_P0101}, {"P1010", PTO_MASK_P1010}, {"P0001", PTO_MASK_P0001},
     {"P0010", PTO_MASK_P0010}, {"P0100", PTO_MASK_P0100}, {"P1000", PTO_MASK_P1000},
     {"P1111", PTO_MASK_P1111}};
+
+// trandom's rounds, PTOAS's I32Attr (default 10): 7 or 10, an integer.
+bool RoundsValue(Parser& parser, const AttrEntry& e, int* attr) {
+  if (e.value.kind != Tok::kInt || (e.value.text != "7" && e.value.text != "10"))
+    return parser.Error(e.value.kind == Tok::kEnd ? e.loc : e.value.loc,
+                        "trandom's rounds is 7 or 10" +
+                            (e.value.kind == Tok::kEnd ? "" : ", not " + Describe(e.value)));
+  if (e.type.kind != TypeKind::kNone && e.type.kind != TypeKind::kInt)
+    return parser.Error(e.type_loc, "trandom's rounds is an i32, not " + TypeString(e.type));
+  *attr = e.value.text == "7" ? 7 : 10;
+  return true;
+}
 
 }  // namespace
 
@@ -111,6 +123,14 @@ bool TileReader::HistByteAttr(const AttrEntry& e, int* attr, int* given_byte, in
     return parser_.Error(e.loc, "thistogram's byte and its older isMSB disagree");
   *attr = *legacy_msb;
   return true;
+}
+
+int TextAttrDefault(const ops::OpDescriptor& desc) {
+  switch (ops::AttributeOf(desc.attr).text) {
+    case ops::TextAttr::kHistByte: return 1;
+    case ops::TextAttr::kRounds: return 10;
+    default: return 0;
+  }
 }
 
 // {precisionType = #pto<pow_precision high_precision>}
@@ -170,6 +190,10 @@ bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high
     }
     if ((e.key == "byte" || e.key == "isMSB") && text == ops::TextAttr::kHistByte) {
       if (!HistByteAttr(e, attr, &given_byte, &legacy_msb)) return false;
+      continue;
+    }
+    if (e.key == "rounds" && text == ops::TextAttr::kRounds) {
+      if (!RoundsValue(parser_, e, attr)) return false;
       continue;
     }
     // TGATHER's mask-pattern form: #pto.mask_pattern<P0101> (PTOAS, the

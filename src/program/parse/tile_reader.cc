@@ -165,9 +165,10 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   in.scalar_is_float = scalar.scalar_is_float;
   in.index_regs[0] = scalar.index_regs[0];
   in.index_regs[1] = scalar.index_regs[1];
-  // A table's view and dtype (a Table or TableDst row).
+  // A table's view and dtype (a Table or TableDst row); the words' registers.
   in.b = scalar.b;
   in.d = scalar.d;
+  in.extra = scalar.extra;
   // Offsets are known when the instruction runs, a ValuesAtRun row's values
   // (tgather's indices) are read then, as a table in memory is (its view's
   // extent): their rules are checked then, with the tile rules again.
@@ -346,8 +347,7 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   // PTOAS prints an operation's attributes inside ins( ) before the types
   // (tcolsum's `ins(%src, %tmp {isBinary = ...} : T, T)`, tcvt's
   // `ins(%src {rmode = ...} : T)`); after outs( ) is read too.
-  // thistogram's byte is 1 unless given (PTOAS's default).
-  int attr = ops::AttributeOf(named.attr).text == ops::TextAttr::kHistByte ? 1 : 0;
+  int attr = TextAttrDefault(named);
   if (tok().Is('{') && !ParseOpAttrs(named, &attr, &high_precision)) return;
   std::vector<Type> types;
   std::vector<SourceLoc> type_locs;

@@ -1,7 +1,7 @@
 // PTO assembly: the tile instructions with text forms of their own, beside
 // the table's (tile_reader.cc): tsel's three sources, tmrgsort's
-// multi-list form with its executed counts, trandom's key and counter
-// words, and tquant's optional offset and tmp with its quant_type.
+// multi-list form with its executed counts, and tquant's optional offset
+// and tmp with its quant_type.
 #include <string>
 #include <vector>
 
@@ -236,89 +236,6 @@ void SpecialFormReader::ParseMrgSortLists(const Token& op, const std::vector<Tok
     p_->tiles[implicit_tmp].in_ub = false;
     p_->tiles[implicit_tmp].used = true;
   }
-  p_->code.push_back(in);
-}
-
-// trandom's `{rounds = R : i32}` (PTOAS's I32Attr, default 10): 7 or 10.
-bool SpecialFormReader::ParseRounds(int64_t* rounds) {
-  parser_.Advance();  // {
-  while (parser_.ok() && !tok().Is('}')) {
-    const Token key = tok();
-    if (key.kind != Tok::kIdent)
-      return parser_.Error(key.loc, "expected an attribute name, found " + Describe(key));
-    if (key.text != "rounds")
-      return parser_.Error(key.loc,
-                           "unknown attribute '" + std::string(key.text) + "' for trandom (rounds)");
-    parser_.Advance();
-    if (!parser_.Expect('=')) return false;
-    const Token value = tok();
-    if (value.kind != Tok::kInt || (value.text != "7" && value.text != "10"))
-      return parser_.Error(value.loc, "trandom's rounds is 7 or 10, not " + Describe(value));
-    *rounds = value.text == "7" ? 7 : 10;
-    parser_.Advance();
-    if (tok().Is(':')) {  // `7 : i32`
-      parser_.Advance();
-      const SourceLoc type_loc = tok().loc;
-      Type type;
-      if (!parser_.ParseType(&type)) return false;
-      if (type.kind != TypeKind::kInt)
-        return parser_.Error(type_loc, "trandom's rounds is an i32, not " + TypeString(type));
-    }
-    if (!tok().Is(',')) break;
-    parser_.Advance();
-  }
-  return parser_.Expect('}');
-}
-
-// pto.trandom ins(%k0, %k1, %c0, %c1, %c2, %c3 [{rounds = R : i32}]
-//                 : i32, i32, i32, i32, i32, i32) outs(%dst : T)   (PTOAS's TRandomOp)
-// The key and counter words are 32-bit integers (PTOAS's verifier: "i32/ui32"),
-// read as their low 32 bits when the instruction runs; dst's rules are
-// pto_trandom's, checked by the verifier.
-void SpecialFormReader::ParseRandom(const Token& op, const std::vector<Token>& results) {
-  static const char* const kWords[] = {"key0", "key1", "counter0", "counter1", "counter2",
-                                       "counter3"};
-  if (!parser_.ResultCount(op, results, 0) || !parser_.ExpectIdent("ins") ||
-      !parser_.Expect('('))
-    return;
-  std::vector<Token> names;
-  parser_.ParseValueNames(&names);
-  if (names.size() != 6)
-    return (void)parser_.Error(op.loc, std::string(op.text) +
-                                           " takes 6 operands (key0, key1, counter0, counter1, "
-                                           "counter2, counter3), not " +
-                                           std::to_string(names.size()));
-  int64_t rounds = 10;
-  if (tok().Is('{') && !ParseRounds(&rounds)) return;
-  std::vector<Type> types;
-  std::vector<SourceLoc> locs;
-  Token dst_name;
-  Type dst_type;
-  SourceLoc dst_loc;
-  if (!parser_.Expect(':') || !parser_.ParseTypes(names.size(), &types, &locs) ||
-      !parser_.ParseOuts(&dst_name, &dst_type, &dst_loc))
-    return;
-  Instr in;
-  in.code = Code::kRandom;
-  in.loc = op.loc;
-  in.imm = rounds;
-  in.extra = static_cast<uint32_t>(p_->lists.size());
-  for (size_t i = 0; i < names.size(); ++i) {
-    Value v;
-    if (!parser_.UseInt(names[i], &v, kWords[i]) ||
-        !parser_.WrittenAs(names[i], v.type, types[i], locs[i]))
-      return;
-    if (v.type.kind != TypeKind::kInt || v.type.bits != 32)
-      return (void)parser_.Error(locs[i], std::string("trandom's ") + kWords[i] +
-                                              " is an i32 or ui32, not " +
-                                              TypeString(v.type));
-    p_->lists.push_back(v.reg);
-  }
-  if (dst_type.kind != TypeKind::kTile || dst_type.IsCube() || dst_type.IsBoxedVec() ||
-      dst_type.col_major)
-    return (void)parser_.Error(dst_loc, "trandom's dst is a row-major vec tile, not " +
-                                            TypeString(dst_type));
-  if (!parser_.UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &in.a)) return;
   p_->code.push_back(in);
 }
 

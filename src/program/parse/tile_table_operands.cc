@@ -6,7 +6,9 @@
 // view in outs( ), in dst's place. A row without a tile result (SrcOnly)
 // writes `outs` with no list. A row with a scalar result (an Out argument:
 // tgetval's value) defines one %result, its type E (the element type of the
-// row's first tile, dst or its one source) after outs.
+// row's first tile, dst or its one source) after outs. A row's words
+// (Words2, Words4: trandom's key and counter) are 32-bit integer values
+// after its sources.
 #include <string>
 #include <vector>
 
@@ -30,6 +32,44 @@ size_t OutCount(const ops::OpDescriptor& desc) {
   return (first ? 1 : 0) + (ops::HasTrait(desc, PTO_TRAIT_SecondDst) ? 1 : 0);
 }
 
+// A row's words (ops::WordCount: trandom's key and counter), right after its
+// sources: 32-bit integer values (PTOAS's verifier of trandom: i32 or ui32),
+// taken out of the lists, their registers into Program::lists from
+// in->extra; read as their low 32 bits when the instruction runs.
+bool TakeWordOperands(Parser& parser, const Token& op, const ops::OpDescriptor& desc,
+                      std::vector<Token>* names, std::vector<Type>* types,
+                      std::vector<SourceLoc>* type_locs, Instr* in) {
+  std::vector<uint32_t>& lists = parser.program()->lists;
+  const size_t at = desc.source_count, count = static_cast<size_t>(ops::WordCount(desc));
+  if (names->size() != at + count) {
+    std::string list;
+    for (size_t k = 0; k < at + count; ++k)
+      list += std::string(k > 0 ? ", " : "") +
+              (k < at ? desc.source_names[k] : desc.word_names[k - at]);
+    return parser.Error(op.loc, std::string(op.text) + " takes " + std::to_string(at + count) +
+                                    " operands (" + list + "), not " +
+                                    std::to_string(names->size()));
+  }
+  in->extra = static_cast<uint32_t>(lists.size());
+  for (size_t k = 0; k < count; ++k) {
+    const Token& name = (*names)[at + k];
+    const char* word = desc.word_names[k];
+    Value v;
+    if (!parser.UseInt(name, &v, word) ||
+        !parser.WrittenAs(name, v.type, (*types)[at + k], (*type_locs)[at + k]))
+      return false;
+    if (v.type.kind != TypeKind::kInt || v.type.bits != 32)
+      return parser.Error((*type_locs)[at + k], std::string(desc.mnemonic) + "'s " + word +
+                                                    " is an i32 or ui32, not " +
+                                                    TypeString(v.type));
+    lists.push_back(v.reg);
+  }
+  names->erase(names->begin() + at, names->end());
+  types->erase(types->begin() + at, types->end());
+  type_locs->erase(type_locs->begin() + at, type_locs->end());
+  return true;
+}
+
 }  // namespace
 
 bool DefinesValue(const ops::OpDescriptor& desc) {
@@ -37,7 +77,8 @@ bool DefinesValue(const ops::OpDescriptor& desc) {
 }
 
 bool TakesOperandsBeyondTiles(const ops::OpDescriptor& desc) {
-  return ops::HasTrait(desc, PTO_TRAIT_Table | PTO_TRAIT_NoDst) || DefinesValue(desc);
+  return ops::HasTrait(desc, PTO_TRAIT_Table | PTO_TRAIT_NoDst) || DefinesValue(desc) ||
+         ops::WordCount(desc) > 0;
 }
 
 // A Table operand: names[table_position - 1], taken out of the lists.
@@ -87,7 +128,7 @@ void TileReader::ParseDpsValueOp(const Token& op, const ops::OpDescriptor& desc,
   std::vector<Type> types, out_types;
   std::vector<SourceLoc> locs, out_locs;
   bool high_precision = false;
-  int attr = 0;
+  int attr = TextAttrDefault(desc);
   if (!parser_.Expect('(')) return;
   parser_.ParseValueNames(&names);
   if (tok().Is('{') && !ParseOpAttrs(desc, &attr, &high_precision)) return;
@@ -98,6 +139,8 @@ void TileReader::ParseDpsValueOp(const Token& op, const ops::OpDescriptor& desc,
   if (ops::IndexCount(desc.attr) > 0 && !TakeIndexOperands(desc, &names, &types, &locs, &scalar))
     return;
   if (ops::TakesScalar(desc.attr) && !TakeScalarOperand(desc, &names, &types, &locs, &scalar))
+    return;
+  if (ops::WordCount(desc) > 0 && !TakeWordOperands(parser_, op, desc, &names, &types, &locs, &scalar))
     return;
   const bool second_dst = ops::HasTrait(desc, PTO_TRAIT_SecondDst);
   // (A table among ins( ) counts as an input in the message.)

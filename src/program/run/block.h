@@ -334,7 +334,6 @@ class Block {
   pto_status TileOp(const Instr& in);
   pto_status Tsel(const Instr& in);
   pto_status MrgSortLists(const Instr& in);
-  void Random(const Instr& in);
   pto_status QuantMx(const Instr& in);
   pto_status MxZzMove(const Instr& in);
   pto_status LoopLimitError(const Instr& in);

@@ -204,6 +204,10 @@ pto_status Block::TileOp(const Instr& in) {
   with_tiles.sat = ops::SaturationOf(*in.op, in.attr);
   with_tiles.index[0] = index[0];
   with_tiles.index[1] = index[1];
+  // A row's words (trandom's key and counter): the registers' low 32 bits
+  // (an i32 and a ui32 of the same bits give the same words).
+  for (int k = 0; k < ops::WordCount(*in.op); ++k)
+    with_tiles.words[k] = static_cast<uint32_t>(ints_[p_.lists[in.extra + k]]);
   // A table in memory: its view's elements (in.b, of dtype in.d).
   if (ops::HasTrait(*in.op, PTO_TRAIT_Table)) {
     const pto_status status = TableOfView(in, &with_tiles.table);
@@ -232,20 +236,6 @@ pto_status Block::TileOp(const Instr& in) {
     else if (o.out != nullptr) ints_[in.a] = Wrap(static_cast<uint64_t>(static_cast<int64_t>(value)), in.bits);
   }
   return PTO_OK;
-}
-
-// trandom: the key and counter words are the registers' low 32 bits (an
-// i32 and a ui32 of the same bits give the same stream).
-void Block::Random(const Instr& in) {
-  ops::RandomKey k;
-  uint32_t words[6];
-  for (size_t i = 0; i < 6; ++i)
-    words[i] = static_cast<uint32_t>(ints_[p_.lists[in.extra + i]]);
-  k.key[0] = words[0];
-  k.key[1] = words[1];
-  for (size_t i = 0; i < 4; ++i) k.counter[i] = words[2 + i];
-  k.rounds = static_cast<uint32_t>(in.imm);
-  ops::RunTrandom(&tiles_[in.a], k);
 }
 
 pto_status Block::Tsel(const Instr& in) {
@@ -394,7 +384,6 @@ pto_status Block::ExecuteOther(const Instr& in, uint32_t block, uint32_t blocks)
     case Code::kMrgSortLists: status = MrgSortLists(in); break;
     case Code::kQuantMx: status = QuantMx(in); break;
     case Code::kMxZzMove: status = MxZzMove(in); break;
-    case Code::kRandom: Random(in); break;
     case Code::kTileCopy: CopyTile(in, tiles_.data()); break;
     case Code::kNop:
       if (in.sub == 1 && blocks > 1) status = SyncAllError(in);
