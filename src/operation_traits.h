@@ -34,6 +34,7 @@
  * the caller's memory (Operands::table), never written in Traits. */
 #define PTO_TRAIT_Table (1u << 22)
 #define PTO_TRAIT_NullsFirst (1u << 23)
+#define PTO_TRAIT_OwnScratch (1u << 24)
 
 /* The OR of one to four flags named without their prefix. */
 #define PTO_TRAIT_BITS(...) \

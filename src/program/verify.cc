@@ -100,8 +100,8 @@ void PlaceView(Program* p, uint32_t slot) {
   s.has_addr = true;
 }
 
-// A tile operation's tiles by Role, then tsel's mask.
-constexpr size_t kMostTileUses = Role::kCount + 1;
+// A tile operation's tiles by Role.
+constexpr size_t kMostTileUses = Role::kCount;
 
 // Whether the instruction's operands include a subview whose place is known
 // only at run time.
@@ -121,11 +121,9 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
   for (size_t i = 0; i < kMostTileUses; ++i) out[i] = kNoSlot;
   switch (in.code) {
     case Code::kTileOp:
-    case Code::kTsel:
     case Code::kMrgSortLists:
     case Code::kQuantMx:
       for (size_t role = 0; role < Role::kCount; ++role) out[role] = in.slot[role];
-      if (in.code == Code::kTsel) out[Role::kCount] = in.mask;
       break;
     case Code::kLoad:
     case Code::kStore:
@@ -326,10 +324,9 @@ pto_status PlaceTiles(Program* p) {
 constexpr uintptr_t kVerifyBase = 0x10000;
 
 // The instructions whose tiles the C functions' checks take: the table's
-// operations, tsel, tmrgsort's lists and tquant.mx.
+// operations, tmrgsort's lists and tquant.mx.
 bool RunsTableChecks(Code c) {
-  return c == Code::kTileOp || c == Code::kTsel || c == Code::kMrgSortLists ||
-         c == Code::kQuantMx;
+  return c == Code::kTileOp || c == Code::kMrgSortLists || c == Code::kQuantMx;
 }
 
 // tmov into a ZZ tile: its bytes hold exp's exponents in ZZ order (a
@@ -345,7 +342,7 @@ pto_status CheckMxZzMove(const Program& p, const Instr& in, const std::vector<pt
                       " bytes, and dst holds " + std::to_string(uint64_t{zz.rows} * zz.cols));
 }
 
-// The rules of a table operation (and of tsel, tquant.mx, tmrgsort's lists)
+// The rules of a table operation (and of tquant.mx, tmrgsort's lists)
 // on its tiles as verification places them, and what its run may take
 // straight (Instr::plain and the run_* fields).
 pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& tiles) {
@@ -379,8 +376,10 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
   ops::Operands o = WithTiles(ops::Operands{}, in, tiles);
   double value = 0;  // a scalar result's stand-in (tgetval's)
   o.out = &value;
+  // An implicit tmp (a tile the call never reads) takes dst's valid region,
+  // but an OwnScratch row's, a row of words of its own.
   if (o.tmp != nullptr && o.dst != nullptr && !p->tiles[in.slot[Role::kTmp]].in_ub &&
-      in.code == Code::kTileOp) {
+      in.code == Code::kTileOp && !ops::HasTrait(*in.op, PTO_TRAIT_OwnScratch)) {
     o.tmp->valid_rows = o.dst->valid_rows;
     o.tmp->valid_cols = o.dst->valid_cols;
   }
@@ -389,10 +388,7 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
   const pto_tile* src1 = o.src1;
   pto_tile mask_view;
   pto_status status;
-  if (in.code == Code::kTsel) {
-    mask_view = MaskView(tiles[in.mask]);
-    status = in.op->check(TselOperands(in, tiles, &mask_view), p->profile);
-  } else if (in.code == Code::kQuantMx) {
+  if (in.code == Code::kQuantMx) {
     status = ops::CheckTQuantMx(MxQuantOf(in, tiles), p->profile);
   } else if (in.code == Code::kMrgSortLists) {
     status = ops::CheckTMrgSortLists(MrgSortListsOf(*p, in, tiles), p->profile);

@@ -160,7 +160,6 @@ enum class Code : uint8_t {
                  // result (an Out argument) into (sub 0: ints, wrapped to `bits`; 1:
                  // floats)[a]; a row's words the low 32 bits of ints[lists[extra ..
                  // extra + ops::WordCount)]
-  kTsel,         // tsel: dst <- mask slot `mask` ? src0 : src1 (tmp), by Role
   kMrgSortLists,  // tmrgsort's multi-list form: dst <- lists src0, src1[, src2[, src3]]
                   // (tmp), by Role; sub: exhausted
   kTileCopy,     // tile a <- tile b (bytes and valid region): a carried tile value
@@ -330,7 +329,7 @@ struct Instr {
   // Registers, slots and values as each Code says; a tile operation's tiles
   // are in slot instead.
   uint32_t a = 0, b = 0, c = 0, d = 0;
-  // kTileOp, kTsel, kMrgSortLists: the tile slots by Role (kNoSlot for none).
+  // kTileOp, kMrgSortLists: the tile slots by Role (kNoSlot for none).
   uint32_t slot[Role::kCount] = {kNoSlot, kNoSlot, kNoSlot, kNoSlot, kNoSlot, kNoSlot};
   uint32_t target = 0;  // jumps
   uint32_t extra = 0;   // index into Program::lists
@@ -345,7 +344,6 @@ struct Instr {
   int run_attr = 0, run_sat = 0;
   bool run_scalar = false, run_whole_dst = false;
   ops::ContiguousKernel run_contiguous = nullptr;  // ops::ContiguousKernelOf the row
-  uint32_t mask = 0;  // kTsel: the mask's tile slot
   // kTileOp of the Scalar family: the register holding the scalar (a float
   // register when scalar_is_float, else an integer one).
   uint32_t scalar_reg = 0;
@@ -372,17 +370,6 @@ inline ops::Operands WithTiles(ops::Operands o, const Instr& in, Tiles& tiles) {
   o.src2 = TileAt(tiles, in.slot[Role::kSrc2]);
   o.src3 = TileAt(tiles, in.slot[Role::kSrc3]);
   o.tmp = TileAt(tiles, in.slot[Role::kTmp]);
-  return o;
-}
-
-// The operands of kTsel instruction `in` from `tiles`, as its row takes them:
-// src0 the mask (`mask`, its view), src1 and src2 the selected sources.
-template <typename Tiles>
-inline ops::Operands TselOperands(const Instr& in, Tiles& tiles, pto_tile* mask) {
-  ops::Operands o = WithTiles(ops::Operands{}, in, tiles);
-  o.src2 = o.src1;
-  o.src1 = o.src0;
-  o.src0 = mask;
   return o;
 }
 

@@ -361,14 +361,13 @@ inline bool IntAttr(const AttrEntry& e, int64_t* out) {
 }
 
 // The instructions with text forms of their own, beside the table's
-// (tile_special_forms.cc, tile_quant_mx.cc): tsel's three sources,
-// tmrgsort's multi-list form with its executed counts, tquant's optional
-// offset and tmp, tquant.mx's four results and the MX exponents' ZZ move.
+// (tile_special_forms.cc, tile_quant_mx.cc): tmrgsort's multi-list form
+// with its executed counts, tquant's optional offset and tmp, tquant.mx's
+// four results and the MX exponents' ZZ move.
 class SpecialFormReader : public Reader {
  public:
   explicit SpecialFormReader(Parser& parser) : Reader(parser) {}
 
-  void ParseTsel(const Token& op, const std::vector<Token>& results);
   void ParseTQuant(const Token& op, const std::vector<Token>& results,
                    const ops::OpDescriptor& desc);
   bool IsMrgSortLists(const std::vector<Token>& results);

@@ -17,6 +17,43 @@ namespace {
 // A tile type's rows x cols, for messages.
 std::string ShapeText(const Type& t) { return std::to_string(t.rows) + "x" + std::to_string(t.cols); }
 
+// A tile the call needs and the text leaves out: a slot of its own in no
+// memory, never read or written.
+uint32_t NewScratch(Parser& parser, Type type, SourceLoc loc) {
+  const uint32_t slot = parser.NewTileSlot(type, loc, "");
+  parser.program()->tiles[slot].in_ub = false;
+  parser.program()->tiles[slot].used = true;
+  return slot;
+}
+
+// The tmp the call of `op` takes (on dst and the sources `ins`): the text's,
+// or a scratch where the call needs one the text leaves out ("lowering may
+// introduce internal scratch tiles").
+uint32_t CallTmp(Parser& parser, const ops::OpDescriptor& op, SourceLoc loc,
+                 const std::vector<uint32_t>& ins, uint32_t dst, uint32_t text_tmp) {
+  const Program& p = *parser.program();
+  const bool a2a3 = p.profile == PTO_PROFILE_A2A3;
+  // An OwnScratch row's tmp in text is PTOAS's, unused (tsel's): under A2A3
+  // the call gets a row of 8 UINT32 words, its mask words' scratch.
+  if (ops::HasTrait(op, PTO_TRAIT_OwnScratch)) {
+    if (!a2a3) return kNoSlot;
+    Type t = p.tiles[dst].type;
+    t.dtype = PTO_UINT32;
+    t.rows = 1, t.valid_rows = 1;
+    t.cols = 8, t.valid_cols = 8;
+    return NewScratch(parser, t, loc);
+  }
+  if (text_tmp != kNoSlot) return text_tmp;
+  // A2A3's row reductions and index reductions: one of src's type, the
+  // pages' safe default.
+  if (a2a3 && (op.family == ops::Family::kRowReduce || ops::HasTrait(op, PTO_TRAIT_IndexDst)))
+    return NewScratch(parser, p.tiles[ins[0]].type, loc);
+  // A required tmp ("an implementation aid, not an architecture-visible
+  // input"): one of dst's type.
+  if (op.tmp == ops::TmpRole::kRequired) return NewScratch(parser, p.tiles[dst].type, loc);
+  return kNoSlot;
+}
+
 }  // namespace
 
 bool TileReader::TextTmpAllowed(const ops::OpDescriptor& op) {
@@ -203,28 +240,10 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   in.attr = attr;
   in.slot[Role::kDst] = dst;
   for (size_t k = 0; k < op.source_count; ++k) in.slot[Role::kSrc0 + k] = ins[k];
-  if (ins.size() > op.source_count && op.tmp != ops::TmpRole::kNone)
-    in.slot[Role::kTmp] = ins[op.source_count];
   if (op.text_rules != nullptr && !TextRulesHold(op, loc, ins, dst, form)) return false;
-  // A2A3's row reductions and index reductions need a tmp the sync form
-  // leaves out ("lowering may introduce internal scratch tiles"): one of
-  // src's type, the pages' safe default.
-  const bool row_scratch =
-      (op.family == ops::Family::kRowReduce || ops::HasTrait(op, PTO_TRAIT_IndexDst)) &&
-      p_->profile == PTO_PROFILE_A2A3;
-  if (in.slot[Role::kTmp] == kNoSlot && row_scratch) {
-    in.slot[Role::kTmp] = parser_.NewTileSlot(p_->tiles[ins[0]].type, loc, "");
-    p_->tiles[in.slot[Role::kTmp]].in_ub = false;
-    p_->tiles[in.slot[Role::kTmp]].used = true;
-  }
-  if (in.slot[Role::kTmp] == kNoSlot && op.tmp == ops::TmpRole::kRequired) {
-    // The text leaves tmp out ("an implementation aid, not an
-    // architecture-visible input"): a tile the C call needs and never reads.
-    Type t = p_->tiles[dst].type;
-    in.slot[Role::kTmp] = parser_.NewTileSlot(t, loc, "");
-    p_->tiles[in.slot[Role::kTmp]].in_ub = false;
-    p_->tiles[in.slot[Role::kTmp]].used = true;
-  }
+  const uint32_t text_tmp =
+      ins.size() > op.source_count && op.tmp != ops::TmpRole::kNone ? ins[op.source_count] : kNoSlot;
+  in.slot[Role::kTmp] = CallTmp(parser_, op, loc, ins, dst, text_tmp);
   if (value != nullptr) {
     // The result's register (a), of the value's type: a float one, or an
     // integer one of its width (bits).

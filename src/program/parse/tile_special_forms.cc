@@ -1,7 +1,6 @@
 // PTO assembly: the tile instructions with text forms of their own, beside
-// the table's (tile_reader.cc): tsel's three sources, tmrgsort's
-// multi-list form with its executed counts, and tquant's optional offset
-// and tmp with its quant_type.
+// the table's (tile_reader.cc): tmrgsort's multi-list form with its
+// executed counts, and tquant's optional offset and tmp with its quant_type.
 #include <string>
 #include <vector>
 
@@ -11,87 +10,6 @@
 
 namespace pto {
 namespace program {
-
-// tsel (its row's check and run, with the mask as a view):
-//   pto.tsel ins(%mask, %src0, %src1[, %tmp] : Tm, T0, T1[, Tt]) outs(%dst : T)
-//   %d = [pto.]tsel %mask, %src0, %src1[, %tmp] : (Tm, T0, T1[, Tt]) -> T   or   : T
-// (the pages' shorthand: T for the sources and the result, the mask's and
-// tmp's own types standing). The mask is MaskView'ed as the compares' are.
-// tmp (PTOAS's operand, A2A3's scratch) is accepted and unused: under A2A3
-// the call is given a tmp of its own, as the sync form leaves it out.
-void SpecialFormReader::ParseTsel(const Token& op, const std::vector<Token>& results) {
-  const bool dps = tok().IsIdent("ins");
-  if (dps && !results.empty())
-    return (void)parser_.Error(op.loc,
-                               std::string(op.text) + " ins(...) outs(...) gives no result");
-  if (!dps && results.size() != 1)
-    return (void)parser_.Error(op.loc,
-                               std::string(op.text) + " needs ins(...) outs(...) or a %result");
-  if (dps) {
-    parser_.Advance();  // ins
-    if (!parser_.Expect('(')) return;
-  }
-  std::vector<Token> names;
-  parser_.ParseValueNames(&names);
-  if (names.size() != 3 && names.size() != 4)
-    return (void)parser_.Error(op.loc, std::string(op.text) +
-                                           " takes 3 or 4 operands (mask, src0, src1, "
-                                           "tmp), not " +
-                                           std::to_string(names.size()));
-  if (!parser_.Expect(':')) return;
-  std::vector<Type> types(names.size());
-  std::vector<SourceLoc> locs(names.size());
-  Token dst_name;
-  Type dst_type;
-  SourceLoc dst_loc = tok().loc;
-  if (dps || tok().Is('(')) {
-    if (!dps) parser_.Advance();
-    for (size_t i = 0; i < names.size(); ++i) {
-      if (i > 0 && !parser_.Expect(',')) return;
-      locs[i] = tok().loc;
-      if (!parser_.ParseType(&types[i])) return;
-    }
-    if (!parser_.Expect(')')) return;
-    if (dps && (!parser_.ExpectIdent("outs") || !parser_.Expect('(') ||
-                !parser_.ExpectValueName(&dst_name) || !parser_.Expect(':')))
-      return;
-    if (!dps && !parser_.ExpectArrow()) return;
-    dst_loc = tok().loc;
-    if (!parser_.ParseType(&dst_type) || (dps && !parser_.Expect(')'))) return;
-  } else {
-    if (!parser_.ParseType(&dst_type)) return;
-    for (size_t i = 0; i < names.size(); ++i) {
-      const Value* v = parser_.Lookup(names[i].text);
-      const bool own = (i == 0 || i == 3) && v != nullptr;
-      types[i] = own ? v->type : dst_type;
-      locs[i] = dst_loc;
-    }
-  }
-  Instr in;
-  in.code = Code::kTsel;
-  in.loc = op.loc;
-  in.op = ops::FindOp("tsel", 4);  // its row's check and run
-  uint32_t tmp;
-  if (!parser_.UseTile(names[0], types[0], locs[0], Use::kRead, &in.mask) ||
-      !parser_.UseTile(names[1], types[1], locs[1], Use::kRead, &in.slot[Role::kSrc0]) ||
-      !parser_.UseTile(names[2], types[2], locs[2], Use::kRead, &in.slot[Role::kSrc1]) ||
-      (names.size() == 4 && !parser_.UseTile(names[3], types[3], locs[3], Use::kTmp, &tmp)))
-    return;
-  if (dps ? !parser_.UseTile(dst_name, dst_type, dst_loc, Use::kWrite, &in.slot[Role::kDst])
-          : !parser_.tile().DefineResultTile(op, results[0], dst_type, dst_loc, &in.slot[Role::kDst]))
-    return;
-  if (p_->profile == PTO_PROFILE_A2A3) {
-    Type t = dst_type;
-    t.dtype = PTO_UINT32;
-    t.rows = 1;
-    t.cols = t.valid_rows = t.valid_cols = 8;
-    const uint32_t implicit_tmp = parser_.NewTileSlot(t, op.loc, "");
-    in.slot[Role::kTmp] = implicit_tmp;
-    p_->tiles[implicit_tmp].in_ub = false;
-    p_->tiles[implicit_tmp].used = true;
-  }
-  p_->code.push_back(in);
-}
 
 // Whether the tmrgsort at the cursor is its multi-list form: two results
 // (the page's synchronous form), or ins( ) with three operands or more, or

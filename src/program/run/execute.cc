@@ -219,7 +219,8 @@ pto_status Block::TileOp(const Instr& in) {
     with_tiles.out = &value;
   const ops::Operands o = WithMaskView(*in.op, with_tiles, &mask_view);
   if (in.check_at_run) {
-    if (tmp != nullptr && dst != nullptr && !p_.tiles[in.slot[Role::kTmp]].in_ub) {
+    if (tmp != nullptr && dst != nullptr && !p_.tiles[in.slot[Role::kTmp]].in_ub &&
+        !ops::HasTrait(*in.op, PTO_TRAIT_OwnScratch)) {
       tmp->valid_rows = dst->valid_rows;
       tmp->valid_cols = dst->valid_cols;
     }
@@ -235,17 +236,6 @@ pto_status Block::TileOp(const Instr& in) {
     if (o.out != nullptr && in.sub != 0) floats_[in.a] = value;
     else if (o.out != nullptr) ints_[in.a] = Wrap(static_cast<uint64_t>(static_cast<int64_t>(value)), in.bits);
   }
-  return PTO_OK;
-}
-
-pto_status Block::Tsel(const Instr& in) {
-  pto_tile mask = MaskView(tiles_[in.mask]);
-  const ops::Operands o = TselOperands(in, tiles_, &mask);
-  if (in.check_at_run) {
-    const pto_status status = in.op->check(o, p_.profile);
-    if (status != PTO_OK) return Error(in, status, LastError());
-  }
-  in.op->run(o, p_.profile);
   return PTO_OK;
 }
 
@@ -380,7 +370,6 @@ pto_status Block::ExecuteOther(const Instr& in, uint32_t block, uint32_t blocks)
   switch (in.code) {
     case Code::kMakeView: status = MakeView(in); break;
     case Code::kSetValid: status = SetValid(in); break;
-    case Code::kTsel: status = Tsel(in); break;
     case Code::kMrgSortLists: status = MrgSortLists(in); break;
     case Code::kQuantMx: status = QuantMx(in); break;
     case Code::kMxZzMove: status = MxZzMove(in); break;

@@ -139,7 +139,6 @@ uint32_t Block::WrittenTile(const Instr& in, const char** name) const {
     case Code::kTileOp: *name = in.op->mnemonic; return in.slot[Role::kDst];
     case Code::kLoad: *name = "tload"; return in.a;
     case Code::kStore: *name = "tstore"; return in.a;
-    case Code::kTsel: *name = "tsel"; return in.slot[Role::kDst];
     case Code::kMrgSortLists: *name = "tmrgsort"; return in.slot[Role::kDst];
     case Code::kQuantMx: *name = "tquant.mx"; return in.slot[Role::kDst];
     case Code::kMxZzMove: *name = "tmov"; return in.a;
