@@ -159,6 +159,23 @@
 #define PTO_OPERANDS_WORD_NAME_ONE_(position, role, name) PTO_OPERANDS_WORD_NAMES_##role(name)
 #define PTO_OPERANDS_WORD_NAMES(list) PTO_OPERANDS_EACH(PTO_OPERANDS_WORD_NAME_ONE_, list)
 
+/* The Aux / OptionalAux operands' names in order, each a string literal
+ * followed by a comma: what a program's outs( ) lists after dst. */
+#define PTO_OPERANDS_AUX_NAMES_Dst(name)
+#define PTO_OPERANDS_AUX_NAMES_Src(name)
+#define PTO_OPERANDS_AUX_NAMES_Tmp(name)
+#define PTO_OPERANDS_AUX_NAMES_OptionalTmp(name)
+#define PTO_OPERANDS_AUX_NAMES_Dst1(name)
+#define PTO_OPERANDS_AUX_NAMES_SrcOnly(name)
+#define PTO_OPERANDS_AUX_NAMES_Table(name)
+#define PTO_OPERANDS_AUX_NAMES_TableDst(name)
+#define PTO_OPERANDS_AUX_NAMES_Words2(name)
+#define PTO_OPERANDS_AUX_NAMES_Words4(name)
+#define PTO_OPERANDS_AUX_NAMES_Aux(name) #name,
+#define PTO_OPERANDS_AUX_NAMES_Config(name)
+#define PTO_OPERANDS_AUX_NAME_ONE_(position, role, name) PTO_OPERANDS_AUX_NAMES_##role(name)
+#define PTO_OPERANDS_AUX_NAMES(list) PTO_OPERANDS_EACH(PTO_OPERANDS_AUX_NAME_ONE_, list)
+
 /* The tmp slot's role as 0 (none), 1 (optional) or 2 (required: a scratch
  * tile or a second destination), the order of TmpRole and op_tmp_role. */
 #define PTO_OPERANDS_TMP_Dst 0

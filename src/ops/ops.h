@@ -72,6 +72,9 @@ struct Operands {
   uint16_t* counts = nullptr;  // a Counts argument: kCounts counts, one per list (tmrgsort_lists)
   pto_tile* aux[3] = {};  // Aux / OptionalAux operands in order (tquant_hif4's exp, max, scaling)
   const void* config = nullptr;  // a Config operand: its struct (timg2col's pto_img2col_config)
+  // A program's options its row's C function has not, from the text (0 from
+  // the C functions): tquant_mx's interleave = true, 1 (ops::MxQuant).
+  int text_flags = 0;
 };
 
 // How many counts a Counts argument holds (tmrgsort_lists's executed[4]).
@@ -156,6 +159,8 @@ enum class TextAttr : uint8_t {
   kGlobalModes,   // {coalesce = #pto<coalesce row|elem>, gatherOob / scatterOob = ...,
                   // scatterAtomicOp = ..., scatterConflict = ...}: mgather's, mscatter's
   kRounds,        // {rounds = 7|10 : i32}, trandom's (default 10)
+  kMxQuant,       // {quant_type = #pto<quant_type MXFP8|MXFP4_E2M1>, quantScaleAlg = ...,
+                  // grpAxis = ..., interleave = ...}: tquant.mx's (quant_type required)
 };
 
 // One row of attributes.def, as the table reads it.
@@ -250,12 +255,23 @@ struct OpDescriptor {
   // order, null past the last (trandom's key0, key1, counter0 ...). A
   // program's ins( ) gives them, 32-bit integer values, after the sources.
   const char* word_names[6] = {};
+  // The names of its Aux / OptionalAux operands, in Operands::aux's order,
+  // null past the last (tquant_mx's exp, max, scaling). A program's outs( )
+  // gives them after dst.
+  const char* aux_names[3] = {};
 };
 
 // How many words the row reads (Operands::words).
 constexpr int WordCount(const OpDescriptor& op) {
   int n = 0;
   while (n < 6 && op.word_names[n] != nullptr) ++n;
+  return n;
+}
+
+// How many Aux / OptionalAux operands the row writes (Operands::aux).
+constexpr int AuxCount(const OpDescriptor& op) {
+  int n = 0;
+  while (n < 3 && op.aux_names[n] != nullptr) ++n;
   return n;
 }
 
@@ -269,15 +285,21 @@ inline const OpDescriptor& Descriptor(OpId id) { return kOps[static_cast<size_t>
 // every row, Operands::sat 1, where the C function takes a k_value tile),
 // and as mgather's and mscatter's pack their coalesce and the pages' modes
 // (Operands::sat: GlobalTable::oob in bits 0-3, a scatter's
-// pto_scatter_atomic in bits 4-7; 0, the C functions', none).
+// pto_scatter_atomic in bits 4-7; 0, the C functions', none), and as
+// tquant.mx's packs its alg, its group axis and, from bit 16, the options
+// its C function has not (Operands::text_flags: interleave).
 inline bool PacksSecondByte(AttrKind kind) {
-  return TwoEnums(kind) || kind == AttrKind::kCmpOffset || kind == AttrKind::kCoalesce;
+  return TwoEnums(kind) || kind == AttrKind::kCmpOffset || kind == AttrKind::kCoalesce ||
+         kind == AttrKind::kMxQuant;
 }
 inline int AttrOf(const OpDescriptor& op, int packed) {
   return PacksSecondByte(op.attr) ? packed & 0xFF : packed;
 }
 inline int SaturationOf(const OpDescriptor& op, int packed) {
-  return PacksSecondByte(op.attr) ? packed >> 8 : 0;
+  return PacksSecondByte(op.attr) ? (packed >> 8) & 0xFF : 0;
+}
+inline int TextFlagsOf(const OpDescriptor& op, int packed) {
+  return PacksSecondByte(op.attr) ? packed >> 16 : 0;
 }
 // Whether a program's instruction takes a scalar: its row's attribute does,
 // or it is tgather_cmp's text form (its threshold).
@@ -363,9 +385,9 @@ pto_status CheckTgetval(const pto_tile* src, size_t index, bool out_given, bool 
                         pto_profile profile);
 double ElementValue(const pto_tile* t, size_t index);
 
-// TQUANT's MX forms: their operands, rules and run (quant.cc), which the row
-// tquant_mx (exp, max and scaling its Aux operands) and a program's
-// pto.tquant.mx share.
+// TQUANT's MX forms: their operands, rules and run (quant.cc), the row
+// tquant_mx's (exp, max and scaling its Aux operands; a program's
+// pto.tquant.mx is that row, its interleave in Operands::text_flags).
 struct MxQuant {
   pto_tile* dst;
   const pto_tile* src;

@@ -161,7 +161,7 @@ void RunTDequant(const Operands& o, pto_profile profile) {
 }  // namespace ops
 }  // namespace pto
 
-// ---- tquant, MX forms (pto_tquant_mx, not a row) --------------------------
+// ---- tquant, MX forms (pto_tquant_mx) --------------------------------------
 
 namespace pto {
 namespace ops {
@@ -284,13 +284,15 @@ pto_status CheckTQuantMx(const MxQuant& q, pto_profile profile) {
 }
 
 // The row tquant_mx: its Operands as an MxQuant (exp, max, scaling its Aux
-// operands; alg the attribute's Enum, group_axis its Int). Its NULL operands
+// operands; alg the attribute's Enum, group_axis its Int; a program's
+// interleave = true text_flags 1). Its NULL operands
 // are refused before the cube's tiles (the row's NullsFirst trait); the
 // table runs it under the IEEE defaults (src is a float dtype: NV's
 // maximum / 448 is a float32 product rounded to nearest even).
 namespace {
 MxQuant MxQuantOf(const Operands& o) {
-  return MxQuant{o.dst, o.src0, o.aux[0], o.aux[1], o.aux[2], o.attr, o.sat};
+  return MxQuant{o.dst, o.src0, o.aux[0], o.aux[1], o.aux[2], o.attr, o.sat,
+                 (o.text_flags & 1) != 0};
 }
 }  // namespace
 

@@ -119,7 +119,8 @@ constexpr OpDescriptor kOps[kOpCount] = {
    Check##Camel,                                                                                \
    RunOf<Run##Camel>(Family::k##Fam, OpId::k##Camel),                                           \
    PTO_OPERANDS_TABLE_POSITION(operand_list),                                                   \
-   {PTO_OPERANDS_WORD_NAMES(operand_list)}},
+   {PTO_OPERANDS_WORD_NAMES(operand_list)},                                                     \
+   {PTO_OPERANDS_AUX_NAMES(operand_list)}},
 #include "operations.def"
 #undef PTO_OPERATION
 };

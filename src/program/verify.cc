@@ -122,7 +122,6 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
   switch (in.code) {
     case Code::kTileOp:
     case Code::kMrgSortLists:
-    case Code::kQuantMx:
       for (size_t role = 0; role < Role::kCount; ++role) out[role] = in.slot[role];
       break;
     case Code::kLoad:
@@ -324,10 +323,8 @@ pto_status PlaceTiles(Program* p) {
 constexpr uintptr_t kVerifyBase = 0x10000;
 
 // The instructions whose tiles the C functions' checks take: the table's
-// operations, tmrgsort's lists and tquant.mx.
-bool RunsTableChecks(Code c) {
-  return c == Code::kTileOp || c == Code::kMrgSortLists || c == Code::kQuantMx;
-}
+// operations and tmrgsort's lists.
+bool RunsTableChecks(Code c) { return c == Code::kTileOp || c == Code::kMrgSortLists; }
 
 // tmov into a ZZ tile: its bytes hold exp's exponents in ZZ order (a
 // dynamic valid region: checked when it runs).
@@ -342,7 +339,7 @@ pto_status CheckMxZzMove(const Program& p, const Instr& in, const std::vector<pt
                       " bytes, and dst holds " + std::to_string(uint64_t{zz.rows} * zz.cols));
 }
 
-// The rules of a table operation (and of tquant.mx, tmrgsort's lists)
+// The rules of a table operation (and of tmrgsort's lists)
 // on its tiles as verification places them, and what its run may take
 // straight (Instr::plain and the run_* fields).
 pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& tiles) {
@@ -388,13 +385,12 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
   const pto_tile* src1 = o.src1;
   pto_tile mask_view;
   pto_status status;
-  if (in.code == Code::kQuantMx) {
-    status = ops::CheckTQuantMx(MxQuantOf(in, tiles), p->profile);
-  } else if (in.code == Code::kMrgSortLists) {
+  if (in.code == Code::kMrgSortLists) {
     status = ops::CheckTMrgSortLists(MrgSortListsOf(*p, in, tiles), p->profile);
   } else {
     o.attr = ops::AttrOf(*in.op, in.attr);
     o.sat = ops::SaturationOf(*in.op, in.attr);
+    o.text_flags = ops::TextFlagsOf(*in.op, in.attr);
     o.contents_known = false;
     status = in.op->check(WithMaskView(*in.op, o, &mask_view), p->profile);
   }
@@ -404,10 +400,12 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
     return Diagnose(*p, in.loc, status, LastError());
   if (in.code == Code::kTileOp) {
     // A scalar here is a float register's (an integer scalar is checked
-    // when it runs: check_at_run); words are registers' (TileOp reads them).
+    // when it runs: check_at_run); words are registers' and text flags the
+    // attribute's (TileOp reads them).
     in.plain = !in.check_at_run && o.dst != nullptr &&
                (!ops::TakesScalar(in.op->attr) || in.scalar_is_float) &&
                ops::IndexCount(in.op->attr) == 0 && ops::WordCount(*in.op) == 0 &&
+               ops::TextFlagsOf(*in.op, in.attr) == 0 &&
                !ops::HasTrait(*in.op, PTO_TRAIT_MaskDst | PTO_TRAIT_MaskSrc);
     in.run_attr = ops::AttrOf(*in.op, in.attr);
     in.run_sat = ops::SaturationOf(*in.op, in.attr);

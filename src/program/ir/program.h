@@ -173,8 +173,6 @@ enum class Code : uint8_t {
   kSelect,       // (sub 0: ints, 1: floats)[a] = ints[b] ? [c] : [d]
   kLoadScalar,   // (sub 0: ints, 1: floats)[a] = pointer b [ints[c]], element dtype d
   kStoreScalar,  // pointer b [ints[c]] = (sub 0: ints, 1: floats)[a], element dtype d
-  kQuantMx,      // pto_tquant_mx: slots dst, src0 (src), src1 (exp), src2 (max), src3
-                 // (scaling); imm the pto_mx_alg, sub the group axis
   kMxZzMove,     // tile a's bytes <- tile b's exponents in ZZ order (sub 1: DN); tile c
                  // the tmp (read by none)
   kSubview,      // tile a = the window of tile b at row ints[c], column ints[d]; valid
@@ -361,7 +359,8 @@ inline auto TileAt(Tiles& tiles, uint32_t slot) -> decltype(&tiles[0]) {
 }
 
 // o with the tiles of tile operation `in` by role (dst, src0..src3, tmp)
-// from `tiles`; its other fields (attr, scalar, ...) as o gives them.
+// from `tiles`; its other fields (attr, scalar, ...) as o gives them. A
+// row's Aux operands are in the source slots after its sources.
 template <typename Tiles>
 inline ops::Operands WithTiles(ops::Operands o, const Instr& in, Tiles& tiles) {
   o.dst = TileAt(tiles, in.slot[Role::kDst]);
@@ -370,16 +369,13 @@ inline ops::Operands WithTiles(ops::Operands o, const Instr& in, Tiles& tiles) {
   o.src2 = TileAt(tiles, in.slot[Role::kSrc2]);
   o.src3 = TileAt(tiles, in.slot[Role::kSrc3]);
   o.tmp = TileAt(tiles, in.slot[Role::kTmp]);
+  const int aux = in.op != nullptr ? ops::AuxCount(*in.op) : 0;
+  for (int k = 0; k < aux; ++k) {
+    const pto_tile** source = ops::SourceSlot(&o, in.op->source_count + k);
+    o.aux[k] = TileAt(tiles, in.slot[Role::kSrc0 + in.op->source_count + k]);
+    *source = nullptr;
+  }
   return o;
-}
-
-// The operands of kQuantMx instruction `in` from `tiles`.
-template <typename Tiles>
-inline ops::MxQuant MxQuantOf(const Instr& in, Tiles& tiles) {
-  return ops::MxQuant{TileAt(tiles, in.slot[Role::kDst]), TileAt(tiles, in.slot[Role::kSrc0]),
-                      TileAt(tiles, in.slot[Role::kSrc1]), TileAt(tiles, in.slot[Role::kSrc2]),
-                      TileAt(tiles, in.slot[Role::kSrc3]), static_cast<int>(in.imm), in.sub,
-                      in.d != 0};  // d: interleave
 }
 
 struct Program {

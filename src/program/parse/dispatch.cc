@@ -98,9 +98,6 @@ void ReadTassign(Parser& p, const Token& op, const Results& r) {
   else p.ResultCount(op, r, 1);
 }
 void ReadPrint(Parser& p, const Token& op, const Results&) { p.tile().ParsePrint(op); }
-void ReadTQuantMx(Parser& p, const Token& op, const Results& r) {
-  p.forms().ParseTQuantMx(op, r);
-}
 void ReadGetScaleAddr(Parser& p, const Token& op, const Results&) {
   p.cube().ParseGetScaleAddr(op);
 }
@@ -202,7 +199,6 @@ constexpr OperationRow kOperations[] = {
     {"pto.syncall", false, 0, ReadSyncAll},
     {"pto.tsync", false, kAnyResults, ReadTsync},
     {"pto.tprint", false, 0, ReadPrint},
-    {"pto.tquant.mx", false, kAnyResults, ReadTQuantMx},
     {"pto.tget_scale_addr", false, 0, ReadGetScaleAddr},
     {"pto.sethf32mode", false, kAnyResults, RefuseCubeModeText},
     {"pto.settf32mode", false, kAnyResults, RefuseCubeModeText},
@@ -282,8 +278,8 @@ void ReadTableOperation(Parser& p, const Token& op, const Results& results) {
   // A NoText row (tmatmul_mx_hif4) is no operation of the text; its pto.
   // names are refused by rows above. A row with operands beyond tiles (a
   // table, no tile result, a scalar result: TakesOperandsBeyondTiles:
-  // tgetval, mgather, mscatter; words: trandom) has its DPS form,
-  // pto.<mnemonic> only.
+  // tgetval, mgather, mscatter; words: trandom; Aux destinations:
+  // tquant.mx) has its DPS form, pto.<mnemonic> only.
   if (desc != nullptr && (ops::HasTrait(*desc, PTO_TRAIT_NoText) ||
                           (!prefixed && TakesOperandsBeyondTiles(*desc))))
     desc = nullptr;

@@ -109,6 +109,8 @@ class Parser {
   // ---- tokens and errors (parser.cc)
 
   Program* program() const { return p_; }
+  // The operation being read, as the text names it (pto.tquant.mx).
+  const std::string& op_name() const { return op_name_; }
   const Token& tok() const { return tok_; }
   bool ok() const { return status_ == PTO_OK; }
   void Advance();

@@ -236,7 +236,8 @@ class TileReader : public Reader {
   void ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named);
   void ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named, const Token& result);
   // The DPS form of a row with operands beyond tiles (TakesOperandsBeyondTiles:
-  // a table in memory, no tile result, a scalar result, words), results its
+  // a table in memory, no tile result, a scalar result, words, Aux
+  // destinations), results its
   // %result if it defines one; from ins( )'s parenthesis
   // (tile_table_operands.cc).
   void ParseDpsValueOp(const Token& op, const ops::OpDescriptor& desc,
@@ -336,7 +337,8 @@ const ops::OpDescriptor& WithMaskPattern(const ops::OpDescriptor& op, size_t sou
 const ops::OpDescriptor& WithSingleSource(const ops::OpDescriptor& op, size_t sources);
 
 // A row's attribute where its text gives none (tile_attributes.cc): PTOAS's
-// default (thistogram's byte 1, trandom's rounds 10), else 0.
+// default (thistogram's byte 1, trandom's rounds 10), -1 where the text must
+// give one (tquant.mx's quant_type), else 0.
 int TextAttrDefault(const ops::OpDescriptor& desc);
 
 // GlobalModesAttrs's mark of a coalesce the text gave (cleared once
@@ -345,7 +347,8 @@ constexpr int kCoalesceGiven = 1 << 16;
 
 // Whether a row has a scalar result (an Out argument: tgetval's value), and
 // whether it has operands beyond tiles: that, a table in memory (Table,
-// TableDst), no tile result (NoDst) or words (trandom's key and counter).
+// TableDst), no tile result (NoDst), words (trandom's key and counter) or
+// further destinations (Aux: tquant.mx's exp, max, scaling).
 // Such rows are read by TileReader::ParseDpsValueOp.
 bool DefinesValue(const ops::OpDescriptor& desc);
 bool TakesOperandsBeyondTiles(const ops::OpDescriptor& desc);
@@ -362,8 +365,8 @@ inline bool IntAttr(const AttrEntry& e, int64_t* out) {
 
 // The instructions with text forms of their own, beside the table's
 // (tile_special_forms.cc, tile_quant_mx.cc): tmrgsort's multi-list form
-// with its executed counts, tquant's optional offset and tmp, tquant.mx's
-// four results and the MX exponents' ZZ move.
+// with its executed counts, tquant's optional offset and tmp, and the MX
+// exponents' ZZ move.
 class SpecialFormReader : public Reader {
  public:
   explicit SpecialFormReader(Parser& parser) : Reader(parser) {}
@@ -372,9 +375,6 @@ class SpecialFormReader : public Reader {
                    const ops::OpDescriptor& desc);
   bool IsMrgSortLists(const std::vector<Token>& results);
   void ParseMrgSortLists(const Token& op, const std::vector<Token>& results);
-  // pto.tquant.mx ins(%src : T) outs(%dst, %exp, %max, %scaling : ...) {quant_type = ...}
-  // (tile_quant_mx.cc)
-  void ParseTQuantMx(const Token& op, const std::vector<Token>& results);
   // pto.tmov ins(%exp, %tmp : Te, Tt) outs(%zz : Tz) [{grpAxis = ...}], its ins( ) read
   // (tile_quant_mx.cc)
   void ParseMxZzMove(const Token& op, const std::vector<Token>& names,

@@ -1,6 +1,6 @@
 // PTO assembly: the table's operations' attributes (`{rmode = ...}`,
 // `{cmpMode = ...}`, `{precisionType = ...}`, `isBinary`, `descending`,
-// `rounds`), as PTOAS and the pages spell them.
+// `rounds`, tquant.mx's `quant_type`), as PTOAS and the pages spell them.
 #include <stdlib.h>
 
 #include <string>
@@ -68,6 +68,83 @@ bool RoundsValue(Parser& parser, const AttrEntry& e, int* attr) {
   return true;
 }
 
+// {precisionType = #pto<pow_precision high_precision>} of a PowPrecision
+// or DivPrecision row; any other key is unknown.
+bool PrecisionTypeValue(Parser& parser, const ops::OpDescriptor& op, const AttrEntry& e,
+                        int* attr) {
+  const ops::TextAttr text = ops::AttributeOf(op.attr).text;
+  const bool pow = text == ops::TextAttr::kPowPrecision;
+  if (e.key != "precisionType" || (!pow && text != ops::TextAttr::kDivPrecision))
+    return parser.Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for " + op.mnemonic);
+  const char* kind = pow ? "pow_precision" : "div_precision";
+  const std::string want_default = std::string("#pto<") + kind + " default>";
+  const std::string want_high = std::string("#pto<") + kind + " high_precision>";
+  if (e.value.text == want_default) {
+    *attr = 0;
+  } else if (e.value.text == want_high && pow && parser.program()->profile == PTO_PROFILE_A2A3) {
+    // PTOAS's verifier: A2/A3 has no high-precision pow (the C API computes
+    // it as DEFAULT there, as the page says).
+    return parser.Error(e.value.loc, "precisionType high_precision of " + std::string(op.mnemonic) +
+                                         " is refused under A2A3 (PTOAS's rule" +
+                                         (op.attr == ops::AttrKind::kPowPrecision ? "" : ", as for tpow") +
+                                         "; leave it out or use default)");
+  } else if (e.value.text == want_high) {
+    // Division is correctly rounded either way: the attribute changes nothing there.
+    *attr = pow ? PTO_POW_HIGH_PRECISION : 0;
+  } else {
+    return parser.Error(e.value.loc, "precisionType of " + std::string(op.mnemonic) + " is " +
+                                         want_default + " or " + want_high);
+  }
+  return true;
+}
+
+// tquant.mx's {quant_type = #pto<quant_type MXFP8|MXFP4_E2M1>
+// [, quantScaleAlg = #pto<quant_scale_alg ocp|nv>] [, grpAxis =
+// #pto<mx_group_axis axis0|axis1>] [, interleave = false|true]}: *attr the
+// pto_mx_alg, the group axis in the next byte (1, ND, unless given) and
+// interleave in bit 16 (ops::TextFlagsOf); -1 until a quant_type is given
+// (TileReader::ParseAttrsAfterOuts refuses a text without one). PTOAS's
+// deprecated fused form (storeMode) is refused.
+bool MxQuantAttrs(Parser& parser, int* attr) {
+  const std::string& name = parser.op_name();
+  std::vector<AttrEntry> attrs;
+  if (!parser.ParseAttrDict(&attrs)) return false;
+  // format: 0 MXFP8, 2 MXFP4_E2M1 (pto_mx_alg's OCP values)
+  int format = *attr < 0 ? -1 : *attr & 2, axis = *attr < 0 ? 1 : (*attr >> 8) & 0xFF;
+  bool nv = *attr >= 0 && (*attr & 1) != 0, interleave = *attr >= 0 && (*attr >> 16) != 0;
+  for (const AttrEntry& e : attrs) {
+    const std::string_view v = e.value.text;
+    bool known = true;
+    if (e.key == "quant_type") {
+      if (v == "#pto<quant_type MXFP8>") format = 0;
+      else if (v == "#pto<quant_type MXFP4_E2M1>") format = 2;
+      else known = false;
+    } else if (e.key == "quantScaleAlg") {
+      if (v == "#pto<quant_scale_alg ocp>" || v == "#pto<quant_scale_alg OCP>") nv = false;
+      else if (v == "#pto<quant_scale_alg nv>" || v == "#pto<quant_scale_alg NV>") nv = true;
+      else known = false;
+    } else if (e.key == "grpAxis") {
+      if (v == "#pto<mx_group_axis axis0>") axis = 0;
+      else if (v == "#pto<mx_group_axis axis1>") axis = 1;
+      else known = false;
+    } else if (e.key == "interleave") {
+      interleave = v == "true";
+      known = v == "true" || v == "false";
+    } else if (e.key == "storeMode") {
+      return parser.Error(e.loc, name +
+                                     "'s fused exp_zz form with storeMode is deprecated (PTOAS) "
+                                     "and not implemented: convert exp with pto.tmov");
+    } else {
+      return parser.Error(e.loc, "unknown attribute '" + std::string(e.key) + "' of " + name);
+    }
+    if (!known)
+      return parser.Error(e.loc, "unknown value " + std::string(v) + " of " + name + "'s " +
+                                     std::string(e.key));
+  }
+  if (format >= 0) *attr = (format + (nv ? 1 : 0)) | axis << 8 | (interleave ? 1 : 0) << 16;
+  return true;
+}
+
 }  // namespace
 
 // {rmode = #pto<round_mode FLOOR>, sat_mode = #pto<saturation_mode ON>}: the
@@ -129,6 +206,7 @@ int TextAttrDefault(const ops::OpDescriptor& desc) {
   switch (ops::AttributeOf(desc.attr).text) {
     case ops::TextAttr::kHistByte: return 1;
     case ops::TextAttr::kRounds: return 10;
+    case ops::TextAttr::kMxQuant: return -1;  // no quant_type yet
     default: return 0;
   }
 }
@@ -138,6 +216,7 @@ bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high
   const ops::TextAttr text = ops::AttributeOf(op.attr).text;
   if (text == ops::TextAttr::kConversion) return ParseConversionAttrs(attr);
   if (text == ops::TextAttr::kGlobalModes) return GlobalModesAttrs(op, attr);
+  if (text == ops::TextAttr::kMxQuant) return MxQuantAttrs(parser_, attr);
   std::vector<AttrEntry> attrs;
   if (!parser_.ParseAttrDict(&attrs)) return false;
   int given_byte = -1, legacy_msb = -1;  // thistogram's byte and isMSB, when given
@@ -206,30 +285,7 @@ bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high
       return parser_.Error(e.loc, std::string(op.mnemonic) +
                                       "'s maskPattern form takes one source, ins(%src, "
                                       "{maskPattern = ...} : T)");
-    const bool pow = text == ops::TextAttr::kPowPrecision;
-    if (e.key != "precisionType" || (!pow && text != ops::TextAttr::kDivPrecision))
-      return parser_.Error(e.loc,
-                           "unknown attribute '" + std::string(e.key) + "' for " + op.mnemonic);
-    const char* kind = pow ? "pow_precision" : "div_precision";
-    const std::string want_default = std::string("#pto<") + kind + " default>";
-    const std::string want_high = std::string("#pto<") + kind + " high_precision>";
-    if (e.value.text == want_default) {
-      *attr = 0;
-    } else if (e.value.text == want_high && pow && p_->profile == PTO_PROFILE_A2A3) {
-      // PTOAS's verifier: A2/A3 has no high-precision pow (the C API computes
-      // it as DEFAULT there, as the page says).
-      return parser_.Error(e.value.loc, "precisionType high_precision of " +
-                                            std::string(op.mnemonic) +
-                                            " is refused under A2A3 (PTOAS's rule" +
-                                            (op.attr == ops::AttrKind::kPowPrecision ? "" : ", as for tpow") +
-                                            "; leave it out or use default)");
-    } else if (e.value.text == want_high) {
-      // Division is correctly rounded either way: the attribute changes nothing there.
-      *attr = pow ? PTO_POW_HIGH_PRECISION : 0;
-    } else {
-      return parser_.Error(e.value.loc, "precisionType of " + std::string(op.mnemonic) + " is " +
-                                            want_default + " or " + want_high);
-    }
+    if (!PrecisionTypeValue(parser_, op, e, attr)) return false;
   }
   return true;
 }

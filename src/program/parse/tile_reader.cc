@@ -189,11 +189,12 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
                             const std::vector<uint32_t>& ins, uint32_t dst, int attr,
                             const Instr& scalar, const TextForm& form, const ValueResult* value) {
   // A cube tile (or a boxed vec tile) on either side: one of the cube's
-  // moves, or an error.
+  // moves, or an error. (An Aux destination's are the row's check's.)
   const auto boxed = [](const Type& t) { return t.IsCube() || t.IsBoxedVec(); };
+  const size_t aux = static_cast<size_t>(ops::AuxCount(op));
   const bool cube = (dst != kNoSlot && boxed(p_->tiles[dst].type)) ||
                     (!ins.empty() && boxed(p_->tiles[ins[0]].type)) ||
-                    (ins.size() > 1 && ins[1] != kNoSlot && boxed(p_->tiles[ins[1]].type));
+                    (ins.size() > 1 + aux && ins[1] != kNoSlot && boxed(p_->tiles[ins[1]].type));
   if (ops::HasTrait(op, PTO_TRAIT_Fixpipe) && ins.size() == 2)
     return parser_.cube().EmitFixpipeMove(op, loc, ins[0], ins[1], dst, scalar);
   if (cube) return parser_.cube().EmitCubeMove(op, loc, ins.empty() ? dst : ins[0], dst, scalar);
@@ -239,7 +240,9 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   in.op = &op;
   in.attr = attr;
   in.slot[Role::kDst] = dst;
-  for (size_t k = 0; k < op.source_count; ++k) in.slot[Role::kSrc0 + k] = ins[k];
+  // The sources, then the Aux destinations in the source slots after them
+  // (WithTiles).
+  for (size_t k = 0; k < op.source_count + aux; ++k) in.slot[Role::kSrc0 + k] = ins[k];
   if (op.text_rules != nullptr && !TextRulesHold(op, loc, ins, dst, form)) return false;
   const uint32_t text_tmp =
       ins.size() > op.source_count && op.tmp != ops::TmpRole::kNone ? ins[op.source_count] : kNoSlot;
@@ -341,7 +344,8 @@ bool TileReader::UseOperands(const ops::OpDescriptor& desc, const std::vector<To
 }
 
 // A DPS form's attributes after its outs( ): a dictionary, or isBinary's and
-// maskPattern's bare forms; then whether a MaskPattern row's pattern is given.
+// maskPattern's bare forms; then whether a MaskPattern row's pattern and
+// tquant.mx's quant_type are given.
 bool TileReader::ParseAttrsAfterOuts(const Token& op, const ops::OpDescriptor& desc, int* attr,
                                      bool* high_precision) {
   if (tok().Is('{') && !ParseOpAttrs(desc, attr, high_precision)) return false;
@@ -351,6 +355,10 @@ bool TileReader::ParseAttrsAfterOuts(const Token& op, const ops::OpDescriptor& d
   if (desc.attr == ops::AttrKind::kMaskPattern && tok().IsIdent("maskPattern") &&
       !ParseBareMaskPattern(attr))
     return false;
+  if (ops::AttributeOf(desc.attr).text == ops::TextAttr::kMxQuant && *attr < 0)
+    return parser_.Error(op.loc, std::string(op.text) +
+                                     " needs {quant_type = #pto<quant_type MXFP8>} or "
+                                     "#pto<quant_type MXFP4_E2M1>");
   return MaskPatternGiven(op, desc, *attr);
 }
 

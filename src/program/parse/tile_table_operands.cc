@@ -8,7 +8,8 @@
 // tgetval's value) defines one %result, its type E (the element type of the
 // row's first tile, dst or its one source) after outs. A row's words
 // (Words2, Words4: trandom's key and counter) are 32-bit integer values
-// after its sources.
+// after its sources; its Aux destinations (tquant.mx's exp, max, scaling)
+// tiles in outs( ) after dst.
 #include <string>
 #include <vector>
 
@@ -26,10 +27,21 @@ bool WritesTable(const ops::OpDescriptor& desc) {
   return ops::HasTrait(desc, PTO_TRAIT_Table) && desc.table_position == 0;
 }
 
-// How many names outs( ) lists: dst (or the written table) and a second dst.
+// How many names outs( ) lists: dst (or the written table), a second dst
+// and the Aux destinations.
 size_t OutCount(const ops::OpDescriptor& desc) {
   const bool first = !ops::HasTrait(desc, PTO_TRAIT_NoDst) || WritesTable(desc);
-  return (first ? 1 : 0) + (ops::HasTrait(desc, PTO_TRAIT_SecondDst) ? 1 : 0);
+  return (first ? 1 : 0) + (ops::HasTrait(desc, PTO_TRAIT_SecondDst) ? 1 : 0) +
+         static_cast<size_t>(ops::AuxCount(desc));
+}
+
+// " outputs (dst, exp, max, scaling)": outs( )'s names where the row has
+// Aux destinations, for a refusal; else " output(s)".
+std::string OutNames(const ops::OpDescriptor& desc) {
+  if (ops::AuxCount(desc) == 0) return " output(s)";
+  std::string list = " outputs (dst";
+  for (int k = 0; k < ops::AuxCount(desc); ++k) list += std::string(", ") + desc.aux_names[k];
+  return list + ")";
 }
 
 // A row's words (ops::WordCount: trandom's key and counter), right after its
@@ -78,7 +90,7 @@ bool DefinesValue(const ops::OpDescriptor& desc) {
 
 bool TakesOperandsBeyondTiles(const ops::OpDescriptor& desc) {
   return ops::HasTrait(desc, PTO_TRAIT_Table | PTO_TRAIT_NoDst) || DefinesValue(desc) ||
-         ops::WordCount(desc) > 0;
+         ops::WordCount(desc) > 0 || ops::AuxCount(desc) > 0;
 }
 
 // A Table operand: names[table_position - 1], taken out of the lists.
@@ -110,7 +122,8 @@ bool TileReader::ParseValueOuts(const Token& op, const ops::OpDescriptor& desc,
     parser_.ParseValueNames(outs);
     if (outs->size() != count)
       return parser_.Error(op.loc, std::string(op.text) + " takes " + std::to_string(count) +
-                                       " output(s), not " + std::to_string(outs->size()));
+                                       OutNames(desc) + ", not " +
+                                       std::to_string(outs->size()));
     if ((count > 0 && !parser_.Expect(':')) || !parser_.ParseTypes(count, types, locs) ||
         !parser_.Expect(')'))
       return false;
@@ -173,6 +186,11 @@ void TileReader::ParseDpsValueOp(const Token& op, const ops::OpDescriptor& desc,
     slots.push_back(kNoSlot);
     if (!parser_.UseTile(outs[next], out_types[next], out_locs[next], Use::kWrite, &slots.back()))
       return;
+  }
+  // Aux destinations after the sources (a row with them has no tmp).
+  for (size_t k = next; k < outs.size() && !second_dst; ++k) {
+    slots.push_back(kNoSlot);
+    if (!parser_.UseTile(outs[k], out_types[k], out_locs[k], Use::kWrite, &slots.back())) return;
   }
   if (ops::HasTrait(desc, PTO_TRAIT_Table)) {
     scalar.b = table.reg;

@@ -202,6 +202,7 @@ pto_status Block::TileOp(const Instr& in) {
   with_tiles.attr = ops::AttrOf(*in.op, in.attr);
   with_tiles.scalar = scalar;
   with_tiles.sat = ops::SaturationOf(*in.op, in.attr);
+  with_tiles.text_flags = ops::TextFlagsOf(*in.op, in.attr);
   with_tiles.index[0] = index[0];
   with_tiles.index[1] = index[1];
   // A row's words (trandom's key and counter): the registers' low 32 bits
@@ -248,17 +249,6 @@ pto_status Block::MrgSortLists(const Instr& in) {
     if (status != PTO_OK) return Error(in, status, LastError());
   }
   ops::RunTMrgSortLists(o, nullptr);
-  return PTO_OK;
-}
-
-// tquant.mx: its rules again where a valid region is known only now.
-pto_status Block::QuantMx(const Instr& in) {
-  const ops::MxQuant q = MxQuantOf(in, tiles_);
-  if (in.check_at_run) {
-    const pto_status status = ops::CheckTQuantMx(q, p_.profile);
-    if (status != PTO_OK) return Error(in, status, LastError());
-  }
-  ops::RunTQuantMx(q);
   return PTO_OK;
 }
 
@@ -371,7 +361,6 @@ pto_status Block::ExecuteOther(const Instr& in, uint32_t block, uint32_t blocks)
     case Code::kMakeView: status = MakeView(in); break;
     case Code::kSetValid: status = SetValid(in); break;
     case Code::kMrgSortLists: status = MrgSortLists(in); break;
-    case Code::kQuantMx: status = QuantMx(in); break;
     case Code::kMxZzMove: status = MxZzMove(in); break;
     case Code::kTileCopy: CopyTile(in, tiles_.data()); break;
     case Code::kNop:

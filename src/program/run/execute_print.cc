@@ -140,7 +140,6 @@ uint32_t Block::WrittenTile(const Instr& in, const char** name) const {
     case Code::kLoad: *name = "tload"; return in.a;
     case Code::kStore: *name = "tstore"; return in.a;
     case Code::kMrgSortLists: *name = "tmrgsort"; return in.slot[Role::kDst];
-    case Code::kQuantMx: *name = "tquant.mx"; return in.slot[Role::kDst];
     case Code::kMxZzMove: *name = "tmov"; return in.a;
     case Code::kTileCopy: *name = "a carried tile"; return in.a;
     case Code::kCubeMove:
