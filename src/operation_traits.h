@@ -35,6 +35,9 @@
 #define PTO_TRAIT_Table (1u << 22)
 #define PTO_TRAIT_NullsFirst (1u << 23)
 #define PTO_TRAIT_OwnScratch (1u << 24)
+#define PTO_TRAIT_TmpOut (1u << 25)
+#define PTO_TRAIT_SrcScratch (1u << 26)
+#define PTO_TRAIT_ColumnParams (1u << 27)
 
 /* The OR of one to four flags named without their prefix. */
 #define PTO_TRAIT_BITS(...) \

@@ -161,6 +161,8 @@ enum class TextAttr : uint8_t {
   kRounds,        // {rounds = 7|10 : i32}, trandom's (default 10)
   kMxQuant,       // {quant_type = #pto<quant_type MXFP8|MXFP4_E2M1>, quantScaleAlg = ...,
                   // grpAxis = ..., interleave = ...}: tquant.mx's (quant_type required)
+  kQuantType,     // {quant_type = #pto<quant_type INT8_SYM|INT8_ASYM>}: tquant's (required;
+                  // 0 SYM, 1 ASYM)
 };
 
 // One row of attributes.def, as the table reads it.
@@ -221,6 +223,8 @@ struct TextOperands {
   bool dps_form;        // PTOAS's ins(...) outs(...) form
   bool high_precision;  // that form's precisionType is high_precision
   pto_profile profile;
+  int attr;              // the attribute as the text gives it (tquant's quant_type: 1 INT8_ASYM)
+  uint8_t sources_given;  // the sources the text names (OptionalSrc ones may be left out)
 };
 // Writes the sentence of the first text rule that fails into `sentence` and
 // returns false; true when all hold.
@@ -259,6 +263,9 @@ struct OpDescriptor {
   // null past the last (tquant_mx's exp, max, scaling). A program's outs( )
   // gives them after dst.
   const char* aux_names[3] = {};
+  // How many of its last sources are OptionalSrc (NULL allowed): a
+  // program's ins( ) may leave them out (tquant's offset).
+  uint8_t optional_sources = 0;
 };
 
 // How many words the row reads (Operands::words).

@@ -120,7 +120,8 @@ constexpr OpDescriptor kOps[kOpCount] = {
    RunOf<Run##Camel>(Family::k##Fam, OpId::k##Camel),                                           \
    PTO_OPERANDS_TABLE_POSITION(operand_list),                                                   \
    {PTO_OPERANDS_WORD_NAMES(operand_list)},                                                     \
-   {PTO_OPERANDS_AUX_NAMES(operand_list)}},
+   {PTO_OPERANDS_AUX_NAMES(operand_list)},                                                      \
+   static_cast<uint8_t>(PTO_OPERANDS_OPTIONAL_SOURCE_COUNT(operand_list))},
 #include "operations.def"
 #undef PTO_OPERATION
 };

@@ -279,11 +279,10 @@ void ReadTableOperation(Parser& p, const Token& op, const Results& results) {
   // names are refused by rows above. A row with operands beyond tiles (a
   // table, no tile result, a scalar result: TakesOperandsBeyondTiles:
   // tgetval, mgather, mscatter; words: trandom; Aux destinations:
-  // tquant.mx) has its DPS form, pto.<mnemonic> only.
+  // tquant.mx; a tmp in outs: tquant) has its DPS form, pto.<mnemonic> only.
   if (desc != nullptr && (ops::HasTrait(*desc, PTO_TRAIT_NoText) ||
                           (!prefixed && TakesOperandsBeyondTiles(*desc))))
     desc = nullptr;
-  if (mnemonic == "tquant" && desc != nullptr) return p.forms().ParseTQuant(op, results, *desc);
   if (mnemonic == "tmrgsort" && p.forms().IsMrgSortLists(results))
     return p.forms().ParseMrgSortLists(op, results);
   if (desc == nullptr) {

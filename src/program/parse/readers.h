@@ -310,7 +310,7 @@ class TileReader : public Reader {
                       std::vector<Type>* types, std::vector<SourceLoc>* locs, ValueResult* value);
   bool ConversionAttr(SourceLoc loc, uint32_t src, uint32_t dst, int* attr, Instr* in);
   bool TextRulesHold(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins,
-                     uint32_t dst, const TextForm& form);
+                     uint32_t dst, int attr, const TextForm& form);
   // PTOAS's fp operand of tmov, textract, tinsert.
   const ops::OpDescriptor* FixpipeForm(const ops::OpDescriptor& named);
   bool TakeFixpipeOperand(std::vector<Token>* names, std::vector<Type>* types,
@@ -340,6 +340,9 @@ const ops::OpDescriptor& WithSingleSource(const ops::OpDescriptor& op, size_t so
 // default (thistogram's byte 1, trandom's rounds 10), -1 where the text must
 // give one (tquant.mx's quant_type), else 0.
 int TextAttrDefault(const ops::OpDescriptor& desc);
+// What a row whose text must give its attribute (TextAttrDefault -1) needs,
+// for the refusal of a text without it.
+const char* RequiredAttr(const ops::OpDescriptor& desc);
 
 // GlobalModesAttrs's mark of a coalesce the text gave (cleared once
 // MemoryReader::GlobalIndexRules has applied PTOAS's rules).
@@ -347,8 +350,9 @@ constexpr int kCoalesceGiven = 1 << 16;
 
 // Whether a row has a scalar result (an Out argument: tgetval's value), and
 // whether it has operands beyond tiles: that, a table in memory (Table,
-// TableDst), no tile result (NoDst), words (trandom's key and counter) or
-// further destinations (Aux: tquant.mx's exp, max, scaling).
+// TableDst), no tile result (NoDst), words (trandom's key and counter),
+// further destinations (Aux: tquant.mx's exp, max, scaling) or a tmp in
+// outs( ) (TmpOut: tquant's).
 // Such rows are read by TileReader::ParseDpsValueOp.
 bool DefinesValue(const ops::OpDescriptor& desc);
 bool TakesOperandsBeyondTiles(const ops::OpDescriptor& desc);
@@ -365,14 +369,11 @@ inline bool IntAttr(const AttrEntry& e, int64_t* out) {
 
 // The instructions with text forms of their own, beside the table's
 // (tile_special_forms.cc, tile_quant_mx.cc): tmrgsort's multi-list form
-// with its executed counts, tquant's optional offset and tmp, and the MX
-// exponents' ZZ move.
+// with its executed counts and the MX exponents' ZZ move.
 class SpecialFormReader : public Reader {
  public:
   explicit SpecialFormReader(Parser& parser) : Reader(parser) {}
 
-  void ParseTQuant(const Token& op, const std::vector<Token>& results,
-                   const ops::OpDescriptor& desc);
   bool IsMrgSortLists(const std::vector<Token>& results);
   void ParseMrgSortLists(const Token& op, const std::vector<Token>& results);
   // pto.tmov ins(%exp, %tmp : Te, Tt) outs(%zz : Tz) [{grpAxis = ...}], its ins( ) read

@@ -1,6 +1,7 @@
 // PTO assembly: the table's operations' attributes (`{rmode = ...}`,
 // `{cmpMode = ...}`, `{precisionType = ...}`, `isBinary`, `descending`,
-// `rounds`, tquant.mx's `quant_type`), as PTOAS and the pages spell them.
+// `rounds`, tquant's and tquant.mx's `quant_type`), as PTOAS and the pages
+// spell them.
 #include <stdlib.h>
 
 #include <string>
@@ -145,6 +146,23 @@ bool MxQuantAttrs(Parser& parser, int* attr) {
   return true;
 }
 
+// tquant's {quant_type = #pto<quant_type INT8_SYM|INT8_ASYM>}: *attr 0 or 1;
+// -1 for another value (the MX forms' are pto.tquant.mx's), which
+// TileReader::ParseAttrsAfterOuts refuses as it refuses none.
+bool QuantTypeAttrs(Parser& parser, int* attr) {
+  std::vector<AttrEntry> attrs;
+  if (!parser.ParseAttrDict(&attrs)) return false;
+  for (const AttrEntry& e : attrs) {
+    if (e.key != "quant_type")
+      return parser.Error(e.loc, "unknown attribute '" + std::string(e.key) + "' of " +
+                                     parser.op_name());
+    *attr = e.value.text == "#pto<quant_type INT8_SYM>"    ? 0
+            : e.value.text == "#pto<quant_type INT8_ASYM>" ? 1
+                                                           : -1;
+  }
+  return true;
+}
+
 }  // namespace
 
 // {rmode = #pto<round_mode FLOOR>, sat_mode = #pto<saturation_mode ON>}: the
@@ -202,11 +220,23 @@ bool TileReader::HistByteAttr(const AttrEntry& e, int* attr, int* given_byte, in
   return true;
 }
 
+const char* RequiredAttr(const ops::OpDescriptor& desc) {
+  switch (ops::AttributeOf(desc.attr).text) {
+    case ops::TextAttr::kMxQuant:
+      return "{quant_type = #pto<quant_type MXFP8>} or #pto<quant_type MXFP4_E2M1>";
+    case ops::TextAttr::kQuantType:
+      return "{quant_type = #pto<quant_type INT8_SYM>} or #pto<quant_type INT8_ASYM> (the MX "
+             "forms are pto.tquant.mx)";
+    default: return "";
+  }
+}
+
 int TextAttrDefault(const ops::OpDescriptor& desc) {
   switch (ops::AttributeOf(desc.attr).text) {
     case ops::TextAttr::kHistByte: return 1;
     case ops::TextAttr::kRounds: return 10;
-    case ops::TextAttr::kMxQuant: return -1;  // no quant_type yet
+    case ops::TextAttr::kMxQuant:
+    case ops::TextAttr::kQuantType: return -1;  // no quant_type yet
     default: return 0;
   }
 }
@@ -217,6 +247,7 @@ bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high
   if (text == ops::TextAttr::kConversion) return ParseConversionAttrs(attr);
   if (text == ops::TextAttr::kGlobalModes) return GlobalModesAttrs(op, attr);
   if (text == ops::TextAttr::kMxQuant) return MxQuantAttrs(parser_, attr);
+  if (text == ops::TextAttr::kQuantType) return QuantTypeAttrs(parser_, attr);
   std::vector<AttrEntry> attrs;
   if (!parser_.ParseAttrDict(&attrs)) return false;
   int given_byte = -1, legacy_msb = -1;  // thistogram's byte and isMSB, when given

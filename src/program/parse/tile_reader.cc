@@ -45,8 +45,9 @@ uint32_t CallTmp(Parser& parser, const ops::OpDescriptor& op, SourceLoc loc,
   }
   if (text_tmp != kNoSlot) return text_tmp;
   // A2A3's row reductions and index reductions: one of src's type, the
-  // pages' safe default.
-  if (a2a3 && (op.family == ops::Family::kRowReduce || ops::HasTrait(op, PTO_TRAIT_IndexDst)))
+  // pages' safe default; so a SrcScratch row's (tquant's, PTOAS's).
+  if (a2a3 && (op.family == ops::Family::kRowReduce ||
+               ops::HasTrait(op, PTO_TRAIT_IndexDst | PTO_TRAIT_SrcScratch)))
     return NewScratch(parser, p.tiles[ins[0]].type, loc);
   // A required tmp ("an implementation aid, not an architecture-visible
   // input"): one of dst's type.
@@ -58,8 +59,10 @@ uint32_t CallTmp(Parser& parser, const ops::OpDescriptor& op, SourceLoc loc,
 
 bool TileReader::TextTmpAllowed(const ops::OpDescriptor& op) {
   // A TextTmp row's tmp (trsqrt's, PTOAS's for its high_precision path;
-  // tpows's, the page's A2A3 scratch) is accepted and unused.
-  return op.tmp != ops::TmpRole::kNone || ops::HasTrait(op, PTO_TRAIT_TextTmp);
+  // tpows's, the page's A2A3 scratch) is accepted and unused; a TmpOut
+  // row's is in outs( ), not among the inputs.
+  return !ops::HasTrait(op, PTO_TRAIT_TmpOut) &&
+         (op.tmp != ops::TmpRole::kNone || ops::HasTrait(op, PTO_TRAIT_TextTmp));
 }
 
 // The scalar of a Scalar-family operation comes after its sources (before
@@ -166,7 +169,7 @@ bool TileReader::ConversionAttr(SourceLoc loc, uint32_t src, uint32_t dst, int* 
 
 // The row's own rules on its text (PTOAS's verifier), beside its check.
 bool TileReader::TextRulesHold(const ops::OpDescriptor& op, SourceLoc loc,
-                               const std::vector<uint32_t>& ins, uint32_t dst,
+                               const std::vector<uint32_t>& ins, uint32_t dst, int attr,
                                const TextForm& form) {
   ops::TextOperands t{};
   const auto text_tile = [&](uint32_t slot) {
@@ -175,7 +178,11 @@ bool TileReader::TextRulesHold(const ops::OpDescriptor& op, SourceLoc loc,
                          type.box == Box::kNone && !type.col_major};
   };
   t.dst = text_tile(dst);
-  for (size_t k = 0; k < op.source_count && k < ins.size(); ++k) t.sources[k] = text_tile(ins[k]);
+  for (size_t k = 0; k < op.source_count && k < ins.size() && ins[k] != kNoSlot; ++k) {
+    t.sources[k] = text_tile(ins[k]);
+    t.sources_given = static_cast<uint8_t>(k + 1);
+  }
+  t.attr = attr;
   t.tmp_given = form.tmp_given;
   if (form.tmp_slot != kNoSlot) t.tmp = text_tile(form.tmp_slot);
   t.dps_form = form.dps;
@@ -243,9 +250,16 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   // The sources, then the Aux destinations in the source slots after them
   // (WithTiles).
   for (size_t k = 0; k < op.source_count + aux; ++k) in.slot[Role::kSrc0 + k] = ins[k];
-  if (op.text_rules != nullptr && !TextRulesHold(op, loc, ins, dst, form)) return false;
+  if (op.text_rules != nullptr && !TextRulesHold(op, loc, ins, dst, attr, form)) return false;
   const uint32_t text_tmp =
       ins.size() > op.source_count && op.tmp != ops::TmpRole::kNone ? ins[op.source_count] : kNoSlot;
+  // PTOAS derives a SrcScratch row's implicit tmp from src's valid shape,
+  // which it needs static.
+  if (ops::HasTrait(op, PTO_TRAIT_SrcScratch) && text_tmp == kNoSlot &&
+      p_->profile == PTO_PROFILE_A2A3 && p_->tiles[ins[0]].type.HasDynamicValid())
+    return parser_.Error(loc, parser_.op_name() +
+                                  " on A2A3 without a tmp needs src's valid shape static (PTOAS "
+                                  "derives the implicit tmp from it)");
   in.slot[Role::kTmp] = CallTmp(parser_, op, loc, ins, dst, text_tmp);
   if (value != nullptr) {
     // The result's register (a), of the value's type: a float one, or an
@@ -318,19 +332,21 @@ bool TileReader::ParseGatherAxis(int* attr) {
   return true;
 }
 
-// The sources, then optionally tmp: as many as the operation takes.
+// The sources (but OptionalSrc ones, which may be left out), then
+// optionally tmp: as many as the operation takes.
 bool TileReader::OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
                                   const char* what, size_t besides) {
+  const size_t fewest = size_t{desc.source_count} - desc.optional_sources;
   const size_t most = desc.source_count + (TextTmpAllowed(desc) ? 1 : 0);
-  if (count >= desc.source_count && count <= most) return true;
-  const size_t least = desc.source_count + besides;
-  return parser_.Error(op.loc, std::string(op.text) + " takes " + std::to_string(least) +
-                                   (most > desc.source_count ? " or " + std::to_string(most + besides)
-                                                             : std::string()) +
+  if (count >= fewest && count <= most) return true;
+  return parser_.Error(op.loc, std::string(op.text) + " takes " + std::to_string(fewest + besides) +
+                                   (most > fewest ? " or " + std::to_string(most + besides)
+                                                  : std::string()) +
                                    " " + what + ", not " + std::to_string(count + besides));
 }
 
-// The tile slots of an operation's sources (read) and tmp (never read).
+// The tile slots of an operation's sources (read; kNoSlot for an OptionalSrc
+// one left out) and tmp (never read).
 bool TileReader::UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names,
                              const std::vector<Type>& types,
                              const std::vector<SourceLoc>& type_locs,
@@ -340,12 +356,14 @@ bool TileReader::UseOperands(const ops::OpDescriptor& desc, const std::vector<To
     const Use use = i < desc.source_count ? Use::kRead : Use::kTmp;
     if (!parser_.UseTile(names[i], types[i], type_locs[i], use, &(*slots)[i])) return false;
   }
+  // OptionalSrc sources the text leaves out: none (NULL in the call).
+  if (slots->size() < desc.source_count) slots->resize(desc.source_count, kNoSlot);
   return true;
 }
 
 // A DPS form's attributes after its outs( ): a dictionary, or isBinary's and
-// maskPattern's bare forms; then whether a MaskPattern row's pattern and
-// tquant.mx's quant_type are given.
+// maskPattern's bare forms; then whether a MaskPattern row's pattern and a
+// required attribute (the quant_types: TextAttrDefault -1) are given.
 bool TileReader::ParseAttrsAfterOuts(const Token& op, const ops::OpDescriptor& desc, int* attr,
                                      bool* high_precision) {
   if (tok().Is('{') && !ParseOpAttrs(desc, attr, high_precision)) return false;
@@ -355,10 +373,7 @@ bool TileReader::ParseAttrsAfterOuts(const Token& op, const ops::OpDescriptor& d
   if (desc.attr == ops::AttrKind::kMaskPattern && tok().IsIdent("maskPattern") &&
       !ParseBareMaskPattern(attr))
     return false;
-  if (ops::AttributeOf(desc.attr).text == ops::TextAttr::kMxQuant && *attr < 0)
-    return parser_.Error(op.loc, std::string(op.text) +
-                                     " needs {quant_type = #pto<quant_type MXFP8>} or "
-                                     "#pto<quant_type MXFP4_E2M1>");
+  if (*attr < 0) return parser_.Error(op.loc, std::string(op.text) + " needs " + RequiredAttr(desc));
   return MaskPatternGiven(op, desc, *attr);
 }
 

@@ -1,10 +1,9 @@
-// PTO assembly: the tile instructions with text forms of their own, beside
+// PTO assembly: the tile instruction with a text form of its own, beside
 // the table's (tile_reader.cc): tmrgsort's multi-list form with its
-// executed counts, and tquant's optional offset and tmp with its quant_type.
+// executed counts.
 #include <string>
 #include <vector>
 
-#include "dtype_rules.h"
 #include "program/parse/parser.h"
 #include "program/parse/readers.h"
 
@@ -153,97 +152,6 @@ void SpecialFormReader::ParseMrgSortLists(const Token& op, const std::vector<Tok
     in.slot[Role::kTmp] = implicit_tmp;
     p_->tiles[implicit_tmp].in_ub = false;
     p_->tiles[implicit_tmp].used = true;
-  }
-  p_->code.push_back(in);
-}
-
-// PTOAS's tquant, its INT8 forms:
-//   pto.tquant ins(%src, %fp[, %offset] : Ts, Tf[, To]) outs(%dst[, %tmp] : Td[, Tt])
-//       {quant_type = #pto<quant_type INT8_SYM|INT8_ASYM>}
-// INT8_SYM takes no offset and writes i8, INT8_ASYM an offset and ui8
-// (PTOAS's verifier; pto-isa's static_asserts pair the dtypes, where
-// PTOAS takes i8 and ui8 alike). tmp is A2A3's scratch: under A2A3 a text
-// without one is given one of src's type (PTOAS materialises it, from a
-// static valid shape only), which the call needs and never reads.
-void SpecialFormReader::ParseTQuant(const Token& op, const std::vector<Token>& results,
-                             const ops::OpDescriptor& desc) {
-  if (!parser_.ResultCount(op, results, 0)) return;
-  if (!tok().IsIdent("ins"))
-    return (void)parser_.Error(op.loc, std::string(op.text) + " needs ins(...) outs(...)");
-  parser_.Advance();  // ins
-  std::vector<Token> names, outs;
-  std::vector<Type> types, out_types;
-  std::vector<SourceLoc> locs, out_locs;
-  if (!parser_.Expect('(')) return;
-  parser_.ParseValueNames(&names);
-  if (names.size() != 2 && names.size() != 3)
-    return (void)parser_.Error(op.loc, std::string(op.text) +
-                                           " takes 2 or 3 inputs (src, fp, offset), not " +
-                                           std::to_string(names.size()));
-  if (!parser_.Expect(':') || !parser_.ParseTypes(names.size(), &types, &locs) ||
-      !parser_.Expect(')') || !parser_.ExpectIdent("outs") || !parser_.Expect('('))
-    return;
-  parser_.ParseValueNames(&outs);
-  if (outs.size() != 1 && outs.size() != 2)
-    return (void)parser_.Error(op.loc, std::string(op.text) + " takes 1 or 2 outputs (dst, tmp), not " +
-                                           std::to_string(outs.size()));
-  if (!parser_.Expect(':') || !parser_.ParseTypes(outs.size(), &out_types, &out_locs) ||
-      !parser_.Expect(')'))
-    return;
-  std::vector<AttrEntry> attrs;
-  if (tok().Is('{') && !parser_.ParseAttrDict(&attrs)) return;
-  std::string_view quant;
-  for (const AttrEntry& e : attrs) {
-    if (e.key != "quant_type")
-      return (void)parser_.Error(e.loc, "unknown attribute '" + std::string(e.key) + "' of " +
-                                            std::string(op.text));
-    quant = e.value.text;
-  }
-  const bool asym = quant == "#pto<quant_type INT8_ASYM>";
-  if (!asym && quant != "#pto<quant_type INT8_SYM>")
-    return (void)parser_.Error(
-        op.loc, std::string(op.text) +
-                    " needs {quant_type = #pto<quant_type INT8_SYM>} or #pto<quant_type "
-                    "INT8_ASYM> (the MX forms are pto.tquant.mx)");
-  if (asym != (names.size() == 3))
-    return (void)parser_.Error(op.loc, asym ? "INT8_ASYM quantization requires an offset operand"
-                                            : "INT8_SYM quantization must not have an offset "
-                                              "operand");
-  const pto_dtype want = asym ? PTO_UINT8 : PTO_INT8;
-  if (out_types[0].dtype != want)
-    return (void)parser_.Error(out_locs[0], std::string(asym ? "INT8_ASYM" : "INT8_SYM") +
-                                                " writes a dst of " + DtypeName(want) + ", not " +
-                                                DtypeName(out_types[0].dtype));
-  Instr in;
-  in.code = Code::kTileOp;
-  in.loc = op.loc;
-  in.op = &desc;
-  for (size_t i = 0; i < names.size(); ++i) {
-    uint32_t& slot = in.slot[Role::kSrc0 + i];
-    if (!parser_.UseTile(names[i], types[i], locs[i], Use::kRead, &slot)) return;
-    // fp and offset in PTOAS's memref form (whose tile checks PTOAS skips):
-    // the implementations read each row's column 0, a view of which is the
-    // parameter (an M x 1 tile's valid region).
-    if (i > 0 && types[i].memref && types[i].valid_cols > 1 &&
-        !parser_.memory().ColumnZeroView(op, slot, &slot))
-      return;
-  }
-  if (!parser_.UseTile(outs[0], out_types[0], out_locs[0], Use::kWrite, &in.slot[Role::kDst]))
-    return;
-  if (outs.size() == 2 &&
-      !parser_.UseTile(outs[1], out_types[1], out_locs[1], Use::kTmp, &in.slot[Role::kTmp]))
-    return;
-  // PTOAS derives the implicit tmp from src's static valid shape and refuses
-  // a dynamic one.
-  if (in.slot[Role::kTmp] == kNoSlot && p_->profile == PTO_PROFILE_A2A3 &&
-      types[0].HasDynamicValid())
-    return (void)parser_.Error(op.loc, std::string(op.text) +
-                                           " on A2A3 without a tmp needs src's valid shape "
-                                           "static (PTOAS derives the implicit tmp from it)");
-  if (in.slot[Role::kTmp] == kNoSlot && p_->profile == PTO_PROFILE_A2A3) {
-    in.slot[Role::kTmp] = parser_.NewTileSlot(types[0], op.loc, "");
-    p_->tiles[in.slot[Role::kTmp]].in_ub = false;
-    p_->tiles[in.slot[Role::kTmp]].used = true;
   }
   p_->code.push_back(in);
 }

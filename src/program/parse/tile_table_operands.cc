@@ -9,7 +9,9 @@
 // row's first tile, dst or its one source) after outs. A row's words
 // (Words2, Words4: trandom's key and counter) are 32-bit integer values
 // after its sources; its Aux destinations (tquant.mx's exp, max, scaling)
-// tiles in outs( ) after dst.
+// tiles in outs( ) after dst, as a TmpOut row's tmp is (tquant's). A
+// ColumnParams row's parameters given as memrefs (tquant's fp and offset in
+// PTOAS's memref form) are their column 0.
 #include <string>
 #include <vector>
 
@@ -36,12 +38,26 @@ size_t OutCount(const ops::OpDescriptor& desc) {
 }
 
 // " outputs (dst, exp, max, scaling)": outs( )'s names where the row has
-// Aux destinations, for a refusal; else " output(s)".
+// Aux destinations or a TmpOut tmp, for a refusal; else " output(s)".
 std::string OutNames(const ops::OpDescriptor& desc) {
-  if (ops::AuxCount(desc) == 0) return " output(s)";
+  const bool tmp = ops::HasTrait(desc, PTO_TRAIT_TmpOut);
+  if (ops::AuxCount(desc) == 0 && !tmp) return " output(s)";
   std::string list = " outputs (dst";
   for (int k = 0; k < ops::AuxCount(desc); ++k) list += std::string(", ") + desc.aux_names[k];
-  return list + ")";
+  return list + (tmp ? ", tmp)" : ")");
+}
+
+// A ColumnParams row's parameters (the sources after the first) given as
+// memrefs wider than a column: their column 0's views, which the
+// implementations read (PTOAS's memref form, whose tile checks PTOAS skips).
+bool ColumnParamViews(Parser& parser, const Token& op, const ops::OpDescriptor& desc,
+                      const std::vector<Type>& types, std::vector<uint32_t>* slots) {
+  if (!ops::HasTrait(desc, PTO_TRAIT_ColumnParams)) return true;
+  for (size_t i = 1; i < types.size() && i < desc.source_count; ++i)
+    if (types[i].memref && types[i].valid_cols > 1 &&
+        !parser.memory().ColumnZeroView(op, (*slots)[i], &(*slots)[i]))
+      return false;
+  return true;
 }
 
 // A row's words (ops::WordCount: trandom's key and counter), right after its
@@ -89,8 +105,8 @@ bool DefinesValue(const ops::OpDescriptor& desc) {
 }
 
 bool TakesOperandsBeyondTiles(const ops::OpDescriptor& desc) {
-  return ops::HasTrait(desc, PTO_TRAIT_Table | PTO_TRAIT_NoDst) || DefinesValue(desc) ||
-         ops::WordCount(desc) > 0 || ops::AuxCount(desc) > 0;
+  return ops::HasTrait(desc, PTO_TRAIT_Table | PTO_TRAIT_NoDst | PTO_TRAIT_TmpOut) ||
+         DefinesValue(desc) || ops::WordCount(desc) > 0 || ops::AuxCount(desc) > 0;
 }
 
 // A Table operand: names[table_position - 1], taken out of the lists.
@@ -117,14 +133,15 @@ bool TileReader::ParseValueOuts(const Token& op, const ops::OpDescriptor& desc,
                                 std::vector<SourceLoc>* locs, ValueResult* value) {
   if (!parser_.Expect(')') || !parser_.ExpectIdent("outs")) return false;
   const size_t count = OutCount(desc);
+  const size_t most = count + (ops::HasTrait(desc, PTO_TRAIT_TmpOut) ? 1 : 0);
   if (count > 0 || tok().Is('(')) {
     if (!parser_.Expect('(')) return false;
     parser_.ParseValueNames(outs);
-    if (outs->size() != count)
+    if (outs->size() < count || outs->size() > most)
       return parser_.Error(op.loc, std::string(op.text) + " takes " + std::to_string(count) +
-                                       OutNames(desc) + ", not " +
-                                       std::to_string(outs->size()));
-    if ((count > 0 && !parser_.Expect(':')) || !parser_.ParseTypes(count, types, locs) ||
+                                       (most > count ? " or " + std::to_string(most) : "") +
+                                       OutNames(desc) + ", not " + std::to_string(outs->size()));
+    if ((count > 0 && !parser_.Expect(':')) || !parser_.ParseTypes(outs->size(), types, locs) ||
         !parser_.Expect(')'))
       return false;
   }
@@ -168,7 +185,9 @@ void TileReader::ParseDpsValueOp(const Token& op, const ops::OpDescriptor& desc,
       !ParseAttrsAfterOuts(op, desc, &attr, &high_precision))
     return;
   std::vector<uint32_t> slots;
-  if (!UseOperands(desc, names, types, locs, &slots)) return;
+  if (!UseOperands(desc, names, types, locs, &slots) ||
+      !ColumnParamViews(parser_, op, desc, types, &slots))
+    return;
   uint32_t dst = kNoSlot;
   size_t next = 0;
   if (WritesTable(desc)) {
@@ -187,10 +206,14 @@ void TileReader::ParseDpsValueOp(const Token& op, const ops::OpDescriptor& desc,
     if (!parser_.UseTile(outs[next], out_types[next], out_locs[next], Use::kWrite, &slots.back()))
       return;
   }
-  // Aux destinations after the sources (a row with them has no tmp).
+  // Aux destinations, or a TmpOut row's tmp, after the sources (a row with
+  // Aux ones has no tmp).
+  const bool tmp_out = ops::HasTrait(desc, PTO_TRAIT_TmpOut) && outs.size() > next;
   for (size_t k = next; k < outs.size() && !second_dst; ++k) {
     slots.push_back(kNoSlot);
-    if (!parser_.UseTile(outs[k], out_types[k], out_locs[k], Use::kWrite, &slots.back())) return;
+    if (!parser_.UseTile(outs[k], out_types[k], out_locs[k], tmp_out ? Use::kTmp : Use::kWrite,
+                         &slots.back()))
+      return;
   }
   if (ops::HasTrait(desc, PTO_TRAIT_Table)) {
     scalar.b = table.reg;
@@ -215,7 +238,7 @@ void TileReader::ParseDpsValueOp(const Token& op, const ops::OpDescriptor& desc,
                                  PTO_ERR_DTYPE_MISMATCH);
     value.name = &results[0];
   }
-  TextForm form{true, high_precision, names.size() > desc.source_count || second_dst};
+  TextForm form{true, high_precision, names.size() > desc.source_count || second_dst || tmp_out};
   if (form.tmp_given) form.tmp_slot = slots.back();
   if (form.tmp_given && desc.tmp == ops::TmpRole::kNone) slots.pop_back();
   EmitTileOp(desc, op.loc, slots, dst, attr, scalar, form, value.name != nullptr ? &value : nullptr);
