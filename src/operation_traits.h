@@ -38,6 +38,7 @@
 #define PTO_TRAIT_TmpOut (1u << 25)
 #define PTO_TRAIT_SrcScratch (1u << 26)
 #define PTO_TRAIT_ColumnParams (1u << 27)
+#define PTO_TRAIT_ListScratch (1u << 28)
 
 /* The OR of one to four flags named without their prefix. */
 #define PTO_TRAIT_BITS(...) \

@@ -75,6 +75,11 @@ struct Operands {
   // A program's options its row's C function has not, from the text (0 from
   // the C functions): tquant_mx's interleave = true, 1 (ops::MxQuant).
   int text_flags = 0;
+  // A program's sources' and tmp's cols as their types declare them (a
+  // subview's window, where the tile's cols are its parent's row pitch);
+  // 0, as from the C functions: the tiles' own (tmrgsort_lists's A5 rule).
+  uint32_t declared_cols[5] = {};
+  uint32_t declared_tmp_cols = 0;
 };
 
 // How many counts a Counts argument holds (tmrgsort_lists's executed[4]).
@@ -163,6 +168,7 @@ enum class TextAttr : uint8_t {
                   // grpAxis = ..., interleave = ...}: tquant.mx's (quant_type required)
   kQuantType,     // {quant_type = #pto<quant_type INT8_SYM|INT8_ASYM>}: tquant's (required;
                   // 0 SYM, 1 ASYM)
+  kListCounts,    // {exhausted = true|false}: tmrgsort's lists' (default false)
 };
 
 // One row of attributes.def, as the table reads it.
@@ -336,7 +342,8 @@ void RoundFromF32(pto_dtype dtype, size_t n, void* dst, const float* src);
 
 // The operation whose mnemonic is `name` (name_length bytes); NULL if none.
 // A ScalarFirst row is not found by its own mnemonic: text spells it as its
-// twin's (ScalarFirstForm); nor is a MaskPattern row (MaskPatternForm).
+// twin's (ScalarFirstForm); nor is a MaskPattern row (MaskPatternForm) or
+// a ListCounts one (ListsForm).
 const OpDescriptor* FindOp(const char* name, size_t name_length);
 
 // The ScalarFirst row whose text is `op`'s with the scalar first
@@ -358,6 +365,14 @@ const OpDescriptor* FixpipeForm(const OpDescriptor& op);
 // The CmpOffset row whose text is `op`'s with a scalar threshold
 // (tgather_cmp for tgather); NULL if none.
 const OpDescriptor* CompareForm(const OpDescriptor& op);
+
+// The ListCounts row whose text is `op`'s with several lists and their
+// counts (tmrgsort_lists for tmrgsort); NULL if none.
+const OpDescriptor* ListsForm(const OpDescriptor& op);
+
+// The row whose mnemonic programs spell for `op`: the row op is the
+// ListsForm of (tmrgsort for tmrgsort_lists), else op.
+const OpDescriptor& TextRow(const OpDescriptor& op);
 
 // Whether the valid regions of dst and of sources with dst's valid region
 // are each valid_rows * valid_cols consecutive elements from the tile's
@@ -431,10 +446,9 @@ pto_status CheckGlobalScatter(const GlobalTable& table, const pto_tile* src, con
 void RunGlobalScatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
                       int coalesce, int atomic = PTO_SCATTER_ATOMIC_NONE);
 
-// TMRGSORT's multi-list form: its operands, rules and merge (sort.cc), which
-// the row tmrgsort_lists (its counts a Counts argument) and a program's
-// multi-list pto.tmrgsort share. sources[2] and sources[3] NULL for fewer
-// lists.
+// TMRGSORT's multi-list form: its operands, rules and merge (sort.cc), the
+// row tmrgsort_lists's (its counts a Counts argument; a program's multi-list
+// pto.tmrgsort is that row). sources[2] and sources[3] NULL for fewer lists.
 struct MrgSortLists {
   pto_tile* dst;
   const pto_tile* sources[4];

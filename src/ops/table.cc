@@ -148,6 +148,7 @@ static_assert(TableInOrder(), "kOps must list the operations in OpId order");
 const OpDescriptor* FindOp(const char* name, size_t name_length) {
   for (const OpDescriptor& op : kOps) {
     if (!AttrLeads(op.attr) && op.attr != AttrKind::kMaskPattern &&
+        op.attr != AttrKind::kListCounts &&
         strlen(op.mnemonic) == name_length &&
         memcmp(op.mnemonic, name, name_length) == 0)
       return &op;
@@ -186,6 +187,18 @@ const OpDescriptor* FixpipeForm(const OpDescriptor& op) {
 const OpDescriptor* CompareForm(const OpDescriptor& op) {
   const OpDescriptor* form = SuffixedForm(op, "_cmp");
   return form != nullptr && form->attr == AttrKind::kCmpOffset ? form : nullptr;
+}
+
+const OpDescriptor* ListsForm(const OpDescriptor& op) {
+  const OpDescriptor* form = SuffixedForm(op, "_lists");
+  return form != nullptr && form->attr == AttrKind::kListCounts ? form : nullptr;
+}
+
+const OpDescriptor& TextRow(const OpDescriptor& op) {
+  if (op.attr != AttrKind::kListCounts) return op;
+  for (const OpDescriptor& twin : kOps)
+    if (ListsForm(twin) == &op) return twin;
+  return op;
 }
 
 const OpDescriptor* MaskPatternForm(const OpDescriptor& op) {

@@ -121,7 +121,6 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
   for (size_t i = 0; i < kMostTileUses; ++i) out[i] = kNoSlot;
   switch (in.code) {
     case Code::kTileOp:
-    case Code::kMrgSortLists:
       for (size_t role = 0; role < Role::kCount; ++role) out[role] = in.slot[role];
       break;
     case Code::kLoad:
@@ -323,8 +322,8 @@ pto_status PlaceTiles(Program* p) {
 constexpr uintptr_t kVerifyBase = 0x10000;
 
 // The instructions whose tiles the C functions' checks take: the table's
-// operations and tmrgsort's lists.
-bool RunsTableChecks(Code c) { return c == Code::kTileOp || c == Code::kMrgSortLists; }
+// operations.
+bool RunsTableChecks(Code c) { return c == Code::kTileOp; }
 
 // tmov into a ZZ tile: its bytes hold exp's exponents in ZZ order (a
 // dynamic valid region: checked when it runs).
@@ -339,7 +338,7 @@ pto_status CheckMxZzMove(const Program& p, const Instr& in, const std::vector<pt
                       " bytes, and dst holds " + std::to_string(uint64_t{zz.rows} * zz.cols));
 }
 
-// The rules of a table operation (and of tmrgsort's lists)
+// The rules of a table operation
 // on its tiles as verification places them, and what its run may take
 // straight (Instr::plain and the run_* fields).
 pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& tiles) {
@@ -374,9 +373,10 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
   double value = 0;  // a scalar result's stand-in (tgetval's)
   o.out = &value;
   // An implicit tmp (a tile the call never reads) takes dst's valid region,
-  // but an OwnScratch row's, a row of words of its own.
+  // but an OwnScratch row's (a row of words of its own) and a ListScratch
+  // row's (a row of the lists' cols).
   if (o.tmp != nullptr && o.dst != nullptr && !p->tiles[in.slot[Role::kTmp]].in_ub &&
-      in.code == Code::kTileOp && !ops::HasTrait(*in.op, PTO_TRAIT_OwnScratch)) {
+      !ops::HasTrait(*in.op, PTO_TRAIT_OwnScratch | PTO_TRAIT_ListScratch)) {
     o.tmp->valid_rows = o.dst->valid_rows;
     o.tmp->valid_cols = o.dst->valid_cols;
   }
@@ -385,15 +385,12 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
   const pto_tile* src1 = o.src1;
   pto_tile mask_view;
   pto_status status;
-  if (in.code == Code::kMrgSortLists) {
-    status = ops::CheckTMrgSortLists(MrgSortListsOf(*p, in, tiles), p->profile);
-  } else {
-    o.attr = ops::AttrOf(*in.op, in.attr);
-    o.sat = ops::SaturationOf(*in.op, in.attr);
-    o.text_flags = ops::TextFlagsOf(*in.op, in.attr);
-    o.contents_known = false;
-    status = in.op->check(WithMaskView(*in.op, o, &mask_view), p->profile);
-  }
+  o.attr = ops::AttrOf(*in.op, in.attr);
+  o.sat = ops::SaturationOf(*in.op, in.attr);
+  o.text_flags = ops::TextFlagsOf(*in.op, in.attr);
+  o.contents_known = false;
+  WithDeclaredCols(*p, in, &o);
+  status = in.op->check(WithMaskView(*in.op, o, &mask_view), p->profile);
   // A rule about regions may hold once the run sets them: decided then.
   const bool region_rule = status == PTO_ERR_SHAPE_MISMATCH || status == PTO_ERR_ALIASING;
   if (status != PTO_OK && !(in.check_at_run && region_rule))

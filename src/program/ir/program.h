@@ -160,8 +160,6 @@ enum class Code : uint8_t {
                  // result (an Out argument) into (sub 0: ints, wrapped to `bits`; 1:
                  // floats)[a]; a row's words the low 32 bits of ints[lists[extra ..
                  // extra + ops::WordCount)]
-  kMrgSortLists,  // tmrgsort's multi-list form: dst <- lists src0, src1[, src2[, src3]]
-                  // (tmp), by Role; sub: exhausted
   kTileCopy,     // tile a <- tile b (bytes and valid region): a carried tile value
   kNop,          // nothing (sub 1: pto.syncall, refused on more than one block)
   kFloatBinary,  // floats[a] = floats[b] (FloatOp sub) floats[c], rounded to `fmt`
@@ -327,7 +325,7 @@ struct Instr {
   // Registers, slots and values as each Code says; a tile operation's tiles
   // are in slot instead.
   uint32_t a = 0, b = 0, c = 0, d = 0;
-  // kTileOp, kMrgSortLists: the tile slots by Role (kNoSlot for none).
+  // kTileOp: the tile slots by Role (kNoSlot for none).
   uint32_t slot[Role::kCount] = {kNoSlot, kNoSlot, kNoSlot, kNoSlot, kNoSlot, kNoSlot};
   uint32_t target = 0;  // jumps
   uint32_t extra = 0;   // index into Program::lists
@@ -428,23 +426,14 @@ struct Program {
   SourceLoc no_entry_loc;
 };
 
-// The operands of kMrgSortLists instruction `in` from `tiles`, with each
-// source's and tmp's type cols (a subview's window: A5's tmp rule counts
-// those, not the parent's row pitch its tile's cols hold).
-template <typename Tiles>
-inline ops::MrgSortLists MrgSortListsOf(const Program& p, const Instr& in, Tiles& tiles) {
-  ops::MrgSortLists o{TileAt(tiles, in.slot[Role::kDst]),
-                      {TileAt(tiles, in.slot[Role::kSrc0]), TileAt(tiles, in.slot[Role::kSrc1]),
-                       TileAt(tiles, in.slot[Role::kSrc2]), TileAt(tiles, in.slot[Role::kSrc3])},
-                      TileAt(tiles, in.slot[Role::kTmp]),
-                      in.sub != 0};
-  const uint8_t roles[4] = {Role::kSrc0, Role::kSrc1, Role::kSrc2, Role::kSrc3};
-  for (size_t k = 0; k < 4; ++k)
-    if (in.slot[roles[k]] != kNoSlot)
-      o.type_cols[k] = static_cast<uint32_t>(p.tiles[in.slot[roles[k]]].type.cols);
+// o with the cols the types of instruction `in`'s sources and tmp declare
+// (a subview's window, where its tile's cols are its parent's row pitch).
+inline void WithDeclaredCols(const Program& p, const Instr& in, ops::Operands* o) {
+  for (size_t k = 0; k < 4; ++k)  // src0 .. src3
+    if (in.slot[Role::kSrc0 + k] != kNoSlot)
+      o->declared_cols[k] = static_cast<uint32_t>(p.tiles[in.slot[Role::kSrc0 + k]].type.cols);
   if (in.slot[Role::kTmp] != kNoSlot)
-    o.tmp_type_cols = static_cast<uint32_t>(p.tiles[in.slot[Role::kTmp]].type.cols);
-  return o;
+    o->declared_tmp_cols = static_cast<uint32_t>(p.tiles[in.slot[Role::kTmp]].type.cols);
 }
 
 // Records "SOURCE:LINE:COL: error: MESSAGE" as the thread's last error.

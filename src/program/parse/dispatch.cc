@@ -279,12 +279,15 @@ void ReadTableOperation(Parser& p, const Token& op, const Results& results) {
   // names are refused by rows above. A row with operands beyond tiles (a
   // table, no tile result, a scalar result: TakesOperandsBeyondTiles:
   // tgetval, mgather, mscatter; words: trandom; Aux destinations:
-  // tquant.mx; a tmp in outs: tquant) has its DPS form, pto.<mnemonic> only.
+  // tquant.mx; a tmp in outs: tquant; counts: tmrgsort's lists) has its DPS
+  // form (and a Counts row its SSA form of two results), pto.<mnemonic> only.
+  // A row's ListsForm (tmrgsort's multi-list form, tmrgsort_lists) where
+  // the text is that form's (IsListsForm).
+  if (desc != nullptr && ops::ListsForm(*desc) != nullptr && IsListsForm(p, results))
+    desc = ops::ListsForm(*desc);
   if (desc != nullptr && (ops::HasTrait(*desc, PTO_TRAIT_NoText) ||
                           (!prefixed && TakesOperandsBeyondTiles(*desc))))
     desc = nullptr;
-  if (mnemonic == "tmrgsort" && p.forms().IsMrgSortLists(results))
-    return p.forms().ParseMrgSortLists(op, results);
   if (desc == nullptr) {
     // PTO's instructions are the t* operations (pto-isa docs/isa/T*.md).
     if (prefixed && mnemonic.size() > 1 && mnemonic[0] == 't')
@@ -297,6 +300,9 @@ void ReadTableOperation(Parser& p, const Token& op, const Results& results) {
     return;
   }
   if (TakesOperandsBeyondTiles(*desc)) {
+    // A row's counts (tmrgsort's lists') as its SSA form's second result.
+    if (results.size() == 2 && ops::RoleCount(desc->attr, ops::ArgRole::kCounts) != 0)
+      return p.tile().ParseSsaCountsOp(op, *desc, results);
     if (p.ResultCount(op, results, DefinesValue(*desc) ? 1 : 0) && p.ExpectIdent("ins"))
       p.tile().ParseDpsValueOp(op, *desc, results);
     return;

@@ -242,13 +242,17 @@ class TileReader : public Reader {
   // (tile_table_operands.cc).
   void ParseDpsValueOp(const Token& op, const ops::OpDescriptor& desc,
                        const std::vector<Token>& results);
+  // %dst, %counts = pto.OP %s0, %s1, ... [{...}] : (T0, T1, ...) -> (T,
+  // vector<4xi16>): the SSA form of a row with a Counts argument
+  // (tmrgsort's lists; tile_table_operands.cc).
+  void ParseSsaCountsOp(const Token& op, const ops::OpDescriptor& desc,
+                        const std::vector<Token>& results);
   // pto.tgather ins(%src, %kValue, %tmp : T, S, U) outs(%dst, %cdst : D, C)
   // [{cmpMode = ..., offset = N : i32}]: its compare form, ins( ) read
-  // (tile_reader.cc), and its attributes (tile_attributes.cc).
+  // (tile_reader.cc; its attributes GatherCompareAttrs).
   void ParseGatherCompare(const Token& op, const ops::OpDescriptor& desc,
                           const std::vector<Token>& names, const std::vector<Type>& types,
                           const std::vector<SourceLoc>& locs);
-  bool ParseGatherCompareAttrs(int* mode, int64_t* offset);
   void ParsePrint(const Token& op);
   bool DefineResultTile(const Token& op, const Token& result, const Type& type, SourceLoc type_loc,
                         uint32_t* slot);
@@ -325,7 +329,7 @@ class TileReader : public Reader {
                         SourceLoc* dst_loc);
   bool UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names,
                    const std::vector<Type>& types, const std::vector<SourceLoc>& type_locs,
-                   std::vector<uint32_t>* slots);
+                   std::vector<uint32_t>* slots, size_t sources = SIZE_MAX);
 };
 
 // The row a text form names (tile_reader.cc): `op`, or its ScalarFirst form
@@ -340,6 +344,10 @@ const ops::OpDescriptor& WithSingleSource(const ops::OpDescriptor& op, size_t so
 // default (thistogram's byte 1, trandom's rounds 10), -1 where the text must
 // give one (tquant.mx's quant_type), else 0.
 int TextAttrDefault(const ops::OpDescriptor& desc);
+// tgather's compare form's {cmpMode = ..., offset = N : i32}
+// (tile_attributes.cc).
+bool GatherCompareAttrs(Parser& parser, int* mode, int64_t* offset);
+
 // What a row whose text must give its attribute (TextAttrDefault -1) needs,
 // for the refusal of a text without it.
 const char* RequiredAttr(const ops::OpDescriptor& desc);
@@ -352,10 +360,17 @@ constexpr int kCoalesceGiven = 1 << 16;
 // whether it has operands beyond tiles: that, a table in memory (Table,
 // TableDst), no tile result (NoDst), words (trandom's key and counter),
 // further destinations (Aux: tquant.mx's exp, max, scaling) or a tmp in
-// outs( ) (TmpOut: tquant's).
+// outs( ) (TmpOut: tquant's) or counts (tmrgsort's lists' executed).
 // Such rows are read by TileReader::ParseDpsValueOp.
 bool DefinesValue(const ops::OpDescriptor& desc);
 bool TakesOperandsBeyondTiles(const ops::OpDescriptor& desc);
+
+// Whether the operation at the cursor (its results read) is its ListsForm
+// row's text (tmrgsort's multi-list form): two results (the page's
+// synchronous form), or ins( ) with three operands or more, or two followed
+// by no_tmp or {exhausted = ...}; tmrgsort's single-list form is ins(%src,
+// %blockLen : T, i32) (tile_table_operands.cc).
+bool IsListsForm(Parser& parser, const std::vector<Token>& results);
 
 // A core of a block as messages name it (1 the cube, 2 a vector core).
 inline const char* CoreName(uint8_t core) { return core == 1 ? "cube" : "vector"; }
@@ -367,22 +382,16 @@ inline bool IntAttr(const AttrEntry& e, int64_t* out) {
   return true;
 }
 
-// The instructions with text forms of their own, beside the table's
-// (tile_special_forms.cc, tile_quant_mx.cc): tmrgsort's multi-list form
-// with its executed counts and the MX exponents' ZZ move.
+// The instruction with a text form of its own, beside the table's
+// (tile_quant_mx.cc): the MX exponents' ZZ move.
 class SpecialFormReader : public Reader {
  public:
   explicit SpecialFormReader(Parser& parser) : Reader(parser) {}
 
-  bool IsMrgSortLists(const std::vector<Token>& results);
-  void ParseMrgSortLists(const Token& op, const std::vector<Token>& results);
   // pto.tmov ins(%exp, %tmp : Te, Tt) outs(%zz : Tz) [{grpAxis = ...}], its ins( ) read
   // (tile_quant_mx.cc)
   void ParseMxZzMove(const Token& op, const std::vector<Token>& names,
                      const std::vector<Type>& types, const std::vector<SourceLoc>& locs);
-
- private:
-  bool ParseExhausted(int* exhausted);
 };
 
 // The cube (core_cube.cc): its matrix multiplies and the moves whose tiles

@@ -1,7 +1,7 @@
 // PTO assembly: the table's operations' attributes (`{rmode = ...}`,
 // `{cmpMode = ...}`, `{precisionType = ...}`, `isBinary`, `descending`,
-// `rounds`, tquant's and tquant.mx's `quant_type`), as PTOAS and the pages
-// spell them.
+// `rounds`, tquant's and tquant.mx's `quant_type`, tmrgsort's `exhausted`),
+// as PTOAS and the pages spell them.
 #include <stdlib.h>
 
 #include <string>
@@ -146,6 +146,25 @@ bool MxQuantAttrs(Parser& parser, int* attr) {
   return true;
 }
 
+// tmrgsort's lists' {exhausted = true|false} (PTOAS's BoolAttr, default
+// false).
+bool ExhaustedAttrs(Parser& parser, int* attr) {
+  std::string name = parser.op_name();
+  if (name.substr(0, 4) == "pto.") name = name.substr(4);
+  std::vector<AttrEntry> attrs;
+  if (!parser.ParseAttrDict(&attrs)) return false;
+  for (const AttrEntry& e : attrs) {
+    if (e.key != "exhausted")
+      return parser.Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for " + name +
+                                     " (exhausted)");
+    if (!e.value.IsIdent("true") && !e.value.IsIdent("false"))
+      return parser.Error(e.value.kind == Tok::kEnd ? e.loc : e.value.loc,
+                          "exhausted is true or false");
+    *attr = e.value.IsIdent("true") ? 1 : 0;
+  }
+  return true;
+}
+
 // tquant's {quant_type = #pto<quant_type INT8_SYM|INT8_ASYM>}: *attr 0 or 1;
 // -1 for another value (the MX forms' are pto.tquant.mx's), which
 // TileReader::ParseAttrsAfterOuts refuses as it refuses none.
@@ -248,6 +267,7 @@ bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high
   if (text == ops::TextAttr::kGlobalModes) return GlobalModesAttrs(op, attr);
   if (text == ops::TextAttr::kMxQuant) return MxQuantAttrs(parser_, attr);
   if (text == ops::TextAttr::kQuantType) return QuantTypeAttrs(parser_, attr);
+  if (text == ops::TextAttr::kListCounts) return ExhaustedAttrs(parser_, attr);
   std::vector<AttrEntry> attrs;
   if (!parser_.ParseAttrDict(&attrs)) return false;
   int given_byte = -1, legacy_msb = -1;  // thistogram's byte and isMSB, when given
@@ -323,21 +343,21 @@ bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high
 
 // TGATHER's compare form: {cmpMode = #pto<cmp gt>, offset = 7 : i32}
 // (PTOAS's defaults EQ and 0).
-bool TileReader::ParseGatherCompareAttrs(int* mode, int64_t* offset) {
+bool GatherCompareAttrs(Parser& parser, int* mode, int64_t* offset) {
   std::vector<AttrEntry> attrs;
-  if (!parser_.ParseAttrDict(&attrs)) return false;
+  if (!parser.ParseAttrDict(&attrs)) return false;
   for (const AttrEntry& e : attrs) {
     if (e.key == "cmpMode") {
       *mode = ConversionAttrValue(e.value.text, "cmp", kCmpModeNames);
       if (*mode < 0)
-        return parser_.Error(e.value.loc, "cmpMode of tgather is #pto<cmp NAME> or #pto.cmp<NAME>");
+        return parser.Error(e.value.loc, "cmpMode of tgather is #pto<cmp NAME> or #pto.cmp<NAME>");
       continue;
     }
     if (e.key == "offset" && e.value.kind == Tok::kInt) {
       *offset = strtoll(std::string(e.value.text).c_str(), nullptr, 0);
       continue;
     }
-    return parser_.Error(e.loc, e.key == "offset"
+    return parser.Error(e.loc, e.key == "offset"
                                     ? std::string("offset of tgather is an integer")
                                     : "unknown attribute '" + std::string(e.key) +
                                           "' for tgather's compare form");

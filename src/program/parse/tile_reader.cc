@@ -44,6 +44,18 @@ uint32_t CallTmp(Parser& parser, const ops::OpDescriptor& op, SourceLoc loc,
     return NewScratch(parser, t, loc);
   }
   if (text_tmp != kNoSlot) return text_tmp;
+  // A ListScratch row's under A2A3 and A5, which merge into it: one row of
+  // the sources' declared cols together, of dst's dtype.
+  if (ops::HasTrait(op, PTO_TRAIT_ListScratch)) {
+    if (p.profile == PTO_PROFILE_HOST) return kNoSlot;
+    Type t = p.tiles[dst].type;
+    uint32_t cols = 0;
+    for (uint32_t source : ins)
+      if (source != kNoSlot) cols += p.tiles[source].type.cols;
+    t.rows = 1, t.valid_rows = 1;
+    t.cols = cols, t.valid_cols = cols;
+    return NewScratch(parser, t, loc);
+  }
   // A2A3's row reductions and index reductions: one of src's type, the
   // pages' safe default; so a SrcScratch row's (tquant's, PTOAS's).
   if (a2a3 && (op.family == ops::Family::kRowReduce ||
@@ -340,24 +352,29 @@ bool TileReader::OperandCountFits(const Token& op, const ops::OpDescriptor& desc
   const size_t most = desc.source_count + (TextTmpAllowed(desc) ? 1 : 0);
   if (count >= fewest && count <= most) return true;
   return parser_.Error(op.loc, std::string(op.text) + " takes " + std::to_string(fewest + besides) +
-                                   (most > fewest ? " or " + std::to_string(most + besides)
+                                   (most > fewest ? (most > fewest + 1 ? " to " : " or ") +
+                                                        std::to_string(most + besides)
                                                   : std::string()) +
                                    " " + what + ", not " + std::to_string(count + besides));
 }
 
 // The tile slots of an operation's sources (read; kNoSlot for an OptionalSrc
-// one left out) and tmp (never read).
+// one left out) and tmp (never read): the first `sources` names (at most
+// the row's sources) are sources.
 bool TileReader::UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names,
                              const std::vector<Type>& types,
                              const std::vector<SourceLoc>& type_locs,
-                             std::vector<uint32_t>* slots) {
-  slots->resize(names.size());
+                             std::vector<uint32_t>* slots, size_t sources) {
+  sources = std::min({sources, names.size(), size_t{desc.source_count}});
+  slots->assign(std::max(names.size(), size_t{desc.source_count}), kNoSlot);
   for (size_t i = 0; i < names.size(); ++i) {
-    const Use use = i < desc.source_count ? Use::kRead : Use::kTmp;
-    if (!parser_.UseTile(names[i], types[i], type_locs[i], use, &(*slots)[i])) return false;
+    // A tmp after fewer sources goes after the sources' slots.
+    const size_t at = i < sources ? i : desc.source_count + (i - sources);
+    if (at >= slots->size()) slots->resize(at + 1, kNoSlot);
+    const Use use = i < sources ? Use::kRead : Use::kTmp;
+    if (!parser_.UseTile(names[i], types[i], type_locs[i], use, &(*slots)[at])) return false;
   }
-  // OptionalSrc sources the text leaves out: none (NULL in the call).
-  if (slots->size() < desc.source_count) slots->resize(desc.source_count, kNoSlot);
+  slots->resize(desc.source_count + (names.size() - sources));
   return true;
 }
 
@@ -525,7 +542,7 @@ void TileReader::ParseGatherCompare(const Token& op, const ops::OpDescriptor& de
   if (!ParseTwoOuts(&dst_name, &dst_type, &dst_loc, &cdst_name, &cdst_type, &cdst_loc)) return;
   int mode = PTO_CMP_EQ;
   int64_t offset = 0;
-  if (tok().Is('{') && !ParseGatherCompareAttrs(&mode, &offset)) return;
+  if (tok().Is('{') && !GatherCompareAttrs(parser_, &mode, &offset)) return;
   uint32_t src, tmp, dst, cdst;
   if (!parser_.UseTile(names[0], types[0], locs[0], Use::kRead, &src) ||
       !parser_.UseTile(names[2], types[2], locs[2], Use::kTmp, &tmp) ||

@@ -221,11 +221,13 @@ pto_status Block::TileOp(const Instr& in) {
   const ops::Operands o = WithMaskView(*in.op, with_tiles, &mask_view);
   if (in.check_at_run) {
     if (tmp != nullptr && dst != nullptr && !p_.tiles[in.slot[Role::kTmp]].in_ub &&
-        !ops::HasTrait(*in.op, PTO_TRAIT_OwnScratch)) {
+        !ops::HasTrait(*in.op, PTO_TRAIT_OwnScratch | PTO_TRAIT_ListScratch)) {
       tmp->valid_rows = dst->valid_rows;
       tmp->valid_cols = dst->valid_cols;
     }
-    const pto_status status = in.op->check(o, p_.profile);
+    ops::Operands checked = o;
+    WithDeclaredCols(p_, in, &checked);
+    const pto_status status = in.op->check(checked, p_.profile);
     if (status != PTO_OK) return Error(in, status, LastError());
   }
   // (A NoDst row's result is one value, whatever src's region.)
@@ -237,18 +239,6 @@ pto_status Block::TileOp(const Instr& in) {
     if (o.out != nullptr && in.sub != 0) floats_[in.a] = value;
     else if (o.out != nullptr) ints_[in.a] = Wrap(static_cast<uint64_t>(static_cast<int64_t>(value)), in.bits);
   }
-  return PTO_OK;
-}
-
-// tmrgsort's multi-list form; the counts it reports are not kept (the
-// text's executed operand is an SSA value the instruction cannot change).
-pto_status Block::MrgSortLists(const Instr& in) {
-  const ops::MrgSortLists o = MrgSortListsOf(p_, in, tiles_);
-  if (in.check_at_run) {
-    const pto_status status = ops::CheckTMrgSortLists(o, p_.profile);
-    if (status != PTO_OK) return Error(in, status, LastError());
-  }
-  ops::RunTMrgSortLists(o, nullptr);
   return PTO_OK;
 }
 
@@ -360,7 +350,6 @@ pto_status Block::ExecuteOther(const Instr& in, uint32_t block, uint32_t blocks)
   switch (in.code) {
     case Code::kMakeView: status = MakeView(in); break;
     case Code::kSetValid: status = SetValid(in); break;
-    case Code::kMrgSortLists: status = MrgSortLists(in); break;
     case Code::kMxZzMove: status = MxZzMove(in); break;
     case Code::kTileCopy: CopyTile(in, tiles_.data()); break;
     case Code::kNop:
