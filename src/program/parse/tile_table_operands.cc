@@ -39,8 +39,8 @@ size_t CountsOf(const ops::OpDescriptor& desc) {
   return static_cast<size_t>(ops::RoleCount(desc.attr, ops::ArgRole::kCounts));
 }
 
-// How many names outs( ) lists: dst (or the written table), a second dst
-// and the Aux destinations.
+// How many names outs( ) lists: dst (or the written table), a second dst,
+// the Aux destinations and the counts (a TmpOut row's tmp may follow).
 size_t OutCount(const ops::OpDescriptor& desc) {
   const bool first = !ops::HasTrait(desc, PTO_TRAIT_NoDst) || WritesTable(desc);
   return (first ? 1 : 0) + (ops::HasTrait(desc, PTO_TRAIT_SecondDst) ? 1 : 0) +
