@@ -125,6 +125,35 @@
 #define PTO_OPERANDS_SOURCE_ONE_(position, role, name) +PTO_OPERANDS_IS_SOURCE_##role
 #define PTO_OPERANDS_SOURCE_COUNT(list) (0 PTO_OPERANDS_EACH(PTO_OPERANDS_SOURCE_ONE_, list))
 
+/* How many of the sources are OptionalSrc ones, NULL allowed (the last
+ * ones: a program's ins( ) may leave them out), counted on the list as
+ * written (PTO_OPERANDS_EACH sees an OptionalSrc as a Src). */
+#define PTO_OPERANDS_OPTIONAL_Dst(name)
+#define PTO_OPERANDS_OPTIONAL_Src(name)
+#define PTO_OPERANDS_OPTIONAL_OptionalSrc(name) +1
+#define PTO_OPERANDS_OPTIONAL_Tmp(name)
+#define PTO_OPERANDS_OPTIONAL_OptionalTmp(name)
+#define PTO_OPERANDS_OPTIONAL_Dst1(name)
+#define PTO_OPERANDS_OPTIONAL_SrcOnly(name)
+#define PTO_OPERANDS_OPTIONAL_Table(name)
+#define PTO_OPERANDS_OPTIONAL_TableDst(name)
+#define PTO_OPERANDS_OPTIONAL_Words2(name)
+#define PTO_OPERANDS_OPTIONAL_Words4(name)
+#define PTO_OPERANDS_OPTIONAL_Aux(name)
+#define PTO_OPERANDS_OPTIONAL_OptionalAux(name)
+#define PTO_OPERANDS_OPTIONAL_Config(name, type, fields)
+#define PTO_OPERANDS_OPTIONAL_EACH_1(a) PTO_OPERANDS_OPTIONAL_##a
+#define PTO_OPERANDS_OPTIONAL_EACH_2(a, b) PTO_OPERANDS_OPTIONAL_EACH_1(a) PTO_OPERANDS_OPTIONAL_##b
+#define PTO_OPERANDS_OPTIONAL_EACH_3(a, b, c) PTO_OPERANDS_OPTIONAL_EACH_2(a, b) PTO_OPERANDS_OPTIONAL_##c
+#define PTO_OPERANDS_OPTIONAL_EACH_4(a, b, c, d) PTO_OPERANDS_OPTIONAL_EACH_3(a, b, c) PTO_OPERANDS_OPTIONAL_##d
+#define PTO_OPERANDS_OPTIONAL_EACH_5(a, b, c, d, e) PTO_OPERANDS_OPTIONAL_EACH_4(a, b, c, d) PTO_OPERANDS_OPTIONAL_##e
+#define PTO_OPERANDS_OPTIONAL_EACH_6(a, b, c, d, e, f) PTO_OPERANDS_OPTIONAL_EACH_5(a, b, c, d, e) PTO_OPERANDS_OPTIONAL_##f
+#define PTO_OPERANDS_OPTIONAL_EACH_7(a, b, c, d, e, f, g) PTO_OPERANDS_OPTIONAL_EACH_6(a, b, c, d, e, f) PTO_OPERANDS_OPTIONAL_##g
+#define PTO_OPERANDS_OPTIONAL_EACH_8(a, b, c, d, e, f, g, h) PTO_OPERANDS_OPTIONAL_EACH_7(a, b, c, d, e, f, g) PTO_OPERANDS_OPTIONAL_##h
+#define PTO_OPERANDS_OPTIONAL_SOURCE_COUNT(list)                                            \
+  (0 PTO_OPERANDS_CALL_(PTO_OPERANDS_CAT_(PTO_OPERANDS_OPTIONAL_EACH_, PTO_OPERANDS_COUNT list), \
+                        (PTO_OPERANDS_UNPAREN_ list)))
+
 /* The sources' names, each a string literal followed by a comma. */
 #define PTO_OPERANDS_NAME_Dst(name)
 #define PTO_OPERANDS_NAME_Src(name) #name,
@@ -140,6 +169,41 @@
 #define PTO_OPERANDS_NAME_Config(name)
 #define PTO_OPERANDS_NAME_ONE_(position, role, name) PTO_OPERANDS_NAME_##role(name)
 #define PTO_OPERANDS_SOURCE_NAMES(list) PTO_OPERANDS_EACH(PTO_OPERANDS_NAME_ONE_, list)
+
+/* The words' names in order, each a string literal followed by a comma
+ * (Words2(key): "key0", "key1"): what a program's text and its refusals
+ * call them. */
+#define PTO_OPERANDS_WORD_NAMES_Dst(name)
+#define PTO_OPERANDS_WORD_NAMES_Src(name)
+#define PTO_OPERANDS_WORD_NAMES_Tmp(name)
+#define PTO_OPERANDS_WORD_NAMES_OptionalTmp(name)
+#define PTO_OPERANDS_WORD_NAMES_Dst1(name)
+#define PTO_OPERANDS_WORD_NAMES_SrcOnly(name)
+#define PTO_OPERANDS_WORD_NAMES_Table(name)
+#define PTO_OPERANDS_WORD_NAMES_TableDst(name)
+#define PTO_OPERANDS_WORD_NAMES_Words2(name) #name "0", #name "1",
+#define PTO_OPERANDS_WORD_NAMES_Words4(name) #name "0", #name "1", #name "2", #name "3",
+#define PTO_OPERANDS_WORD_NAMES_Aux(name)
+#define PTO_OPERANDS_WORD_NAMES_Config(name)
+#define PTO_OPERANDS_WORD_NAME_ONE_(position, role, name) PTO_OPERANDS_WORD_NAMES_##role(name)
+#define PTO_OPERANDS_WORD_NAMES(list) PTO_OPERANDS_EACH(PTO_OPERANDS_WORD_NAME_ONE_, list)
+
+/* The Aux / OptionalAux operands' names in order, each a string literal
+ * followed by a comma: what a program's outs( ) lists after dst. */
+#define PTO_OPERANDS_AUX_NAMES_Dst(name)
+#define PTO_OPERANDS_AUX_NAMES_Src(name)
+#define PTO_OPERANDS_AUX_NAMES_Tmp(name)
+#define PTO_OPERANDS_AUX_NAMES_OptionalTmp(name)
+#define PTO_OPERANDS_AUX_NAMES_Dst1(name)
+#define PTO_OPERANDS_AUX_NAMES_SrcOnly(name)
+#define PTO_OPERANDS_AUX_NAMES_Table(name)
+#define PTO_OPERANDS_AUX_NAMES_TableDst(name)
+#define PTO_OPERANDS_AUX_NAMES_Words2(name)
+#define PTO_OPERANDS_AUX_NAMES_Words4(name)
+#define PTO_OPERANDS_AUX_NAMES_Aux(name) #name,
+#define PTO_OPERANDS_AUX_NAMES_Config(name)
+#define PTO_OPERANDS_AUX_NAME_ONE_(position, role, name) PTO_OPERANDS_AUX_NAMES_##role(name)
+#define PTO_OPERANDS_AUX_NAMES(list) PTO_OPERANDS_EACH(PTO_OPERANDS_AUX_NAME_ONE_, list)
 
 /* The tmp slot's role as 0 (none), 1 (optional) or 2 (required: a scratch
  * tile or a second destination), the order of TmpRole and op_tmp_role. */

@@ -34,6 +34,11 @@
  * the caller's memory (Operands::table), never written in Traits. */
 #define PTO_TRAIT_Table (1u << 22)
 #define PTO_TRAIT_NullsFirst (1u << 23)
+#define PTO_TRAIT_OwnScratch (1u << 24)
+#define PTO_TRAIT_TmpOut (1u << 25)
+#define PTO_TRAIT_SrcScratch (1u << 26)
+#define PTO_TRAIT_ColumnParams (1u << 27)
+#define PTO_TRAIT_ListScratch (1u << 28)
 
 /* The OR of one to four flags named without their prefix. */
 #define PTO_TRAIT_BITS(...) \

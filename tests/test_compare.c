@@ -574,11 +574,49 @@ static void test_program_forms(void **state) {
     print_message("[compare] %zu program runs equal to the C calls\n", runs);
 }
 
+/* tsel's text read by its row (MaskSrc, OwnScratch): one column, whose two
+ * mask words A2A3's scratch holds though dst's valid region is one column
+ * wide; the shorthand with PTOAS's tmp after tcmp, the mask's and the tmp's
+ * own types standing; each equal to the C calls under HOST and A2A3. */
+static void test_program_tsel_row(void **state) {
+    (void)state;
+#define TB_COL "!pto.tile_buf<vec, 3x1xf32>"
+    static const char *const kTexts[] = {
+        "pto.tsel ins(%m, %a, %b : !pto.tile_buf<vec, 3x1xi8>, " TB_COL ", " TB_COL ") outs(%d : " TB_COL ")\n",
+        "%m = tcmp %a, %b {cmpMode = #pto.cmp<GT>} : !pto.tile<3x1xf32> -> !pto.tile<3x1xi8>\n"
+        "%t = pto.alloc_tile : !pto.tile_buf<vec, 1x64xi8>\n"
+        "%d = pto.tsel %m, %a, %b, %t : !pto.tile<3x1xf32>\n",
+    };
+#undef TB_COL
+    rng r = {0x75E1};
+    pto_tile *a = tile_new(PTO_FLOAT32, 3, 1, 3, 1), *b = tile_new(PTO_FLOAT32, 3, 1, 3, 1);
+    pto_tile *m = tile_new(PTO_INT8, 3, 1, 3, 1), *mask = tile_new(PTO_UINT8, 3, 1, 3, 1);
+    pto_tile *d = tile_new(PTO_FLOAT32, 3, 1, 3, 1), *want = tile_new(PTO_FLOAT32, 3, 1, 3, 1);
+    pto_tile *tmp = tile_new(PTO_UINT32, 1, 8, 1, 8);
+    fill_pair(&r, PTO_FLOAT32, a, b);
+    assert_int_equal(pto_tcmp(mask, a, b, PTO_CMP_GT), PTO_OK);
+    for (uint32_t i = 0; i < 3; ++i) tile_put(m, i, 0, tile_get(mask, i, 0));
+    const char *const names[] = {"m", "a", "b", "d"};
+    pto_tile *const tiles[] = {m, a, b, d};
+    for (int profile = 0; profile < 2; ++profile) {
+        assert_int_equal(pto_set_profile(profile ? PTO_PROFILE_A2A3 : PTO_PROFILE_HOST), PTO_OK);
+        assert_int_equal(pto_tsel(want, mask, a, b, tmp), PTO_OK);
+        for (size_t f = 0; f < COUNT(kTexts); ++f) {
+            const pto_status st = run_snippet_tiles(kTexts[f], 4, names, tiles);
+            if (st != PTO_OK) fail_msg("%s: %s", kTexts[f], pto_last_error());
+            expect_same_tile(kTexts[f], d, want);
+        }
+    }
+    assert_int_equal(pto_set_profile(PTO_PROFILE_HOST), PTO_OK);
+    TILES_DESTROY(a, b, m, mask, d, want, tmp);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compare_values), cmocka_unit_test(test_select_values),
         cmocka_unit_test(test_compare_then_select), cmocka_unit_test(test_rules),
         cmocka_unit_test(test_empty), cmocka_unit_test(test_program_forms),
+        cmocka_unit_test(test_program_tsel_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

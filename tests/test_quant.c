@@ -400,6 +400,18 @@ static void test_quant_programs(void **state) {
             "i8", 8, 32, 32) ") {quant_type = #pto<quant_type MXFP8>}\n",
     };
     for (size_t k = 0; k < COUNT(kRefused); ++k) expect_program_refused(kRefused[k], PTO_ERR_INVALID_ARGUMENT);
+    /* read by the row's roles: the offset an OptionalSrc, tmp in outs
+     * (TmpOut), PTOAS's pairing its TextRules, quant_type required */
+    expect_program_refused_with(kRefused[0], NULL, "INT8_SYM quantization must not have an offset operand");
+    expect_program_refused_with(kRefused[2], NULL, "INT8_ASYM writes a dst of UINT8, not INT8");
+    expect_program_refused_with(kRefused[3], NULL, "pto.tquant needs {quant_type = #pto<quant_type INT8_SYM>}");
+    expect_program_refused_with("pto.tquant ins(%s : " TB("f32", 8, 32, 32) ") outs(%d : " TB("i8", 8, 32, 32)
+                                ") {quant_type = #pto<quant_type INT8_SYM>}\n",
+                                NULL, "pto.tquant takes 2 or 3 inputs, not 1");
+    expect_program_refused_with("pto.tquant ins(%s, %fp : " TB("f32", 8, 32, 32) ", " TBC(8) ") outs(%d, %t, %u : " TB(
+                                    "i8", 8, 32, 32) ", " TB("f32", 8, 32, 32) ", " TB("f32", 8, 32, 32)
+                                ") {quant_type = #pto<quant_type INT8_SYM>}\n",
+                                NULL, "pto.tquant takes 1 or 2 outputs (dst, tmp), not 3");
     /* the C rules through the verifier: src of another valid shape */
     expect_program_refused("pto.tquant ins(%s, %fp : " TB("f32", 8, 32, 16) ", " TBC(8) ") outs(%d : " TB(
                                "i8", 8, 32, 32) ") {quant_type = #pto<quant_type INT8_SYM>}\n",

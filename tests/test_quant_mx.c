@@ -338,8 +338,9 @@ static void test_tquant_mx_rules(void **state) {
 /* tquant_mx is a row of the operation table (quantisation): exp its Aux
  * operand, max and scaling OptionalAux ones (the tests' generic call passes
  * tmp for each), alg and group_axis the attribute kind MxQuant (an Enum and
- * an Int), the trait NullsFirst (a NULL exp is refused before a cube dst)
- * and NoText (programs spell it pto.tquant.mx). */
+ * an Int), the trait NullsFirst (a NULL exp is refused before a cube dst),
+ * and a text form by its roles (pto.tquant.mx, PTOAS's dotted name: not
+ * NoText). */
 static void test_tquant_mx_row(void **state) {
     (void)state;
     const op_info *row = op_row(OP_TQUANT_MX);
@@ -347,7 +348,7 @@ static void test_tquant_mx_row(void **state) {
     assert_int_equal(row->source_count, 1);
     assert_int_equal(row->tmp, OP_TMP_NONE);
     assert_int_equal(row->attr, OP_ATTR_MxQuant);
-    assert_true((row->traits & PTO_TRAIT_NullsFirst) != 0 && (row->traits & PTO_TRAIT_NoText) != 0);
+    assert_true((row->traits & PTO_TRAIT_NullsFirst) != 0 && (row->traits & PTO_TRAIT_NoText) == 0);
     assert_int_equal(pto_set_profile(PTO_PROFILE_A5), PTO_OK);
     pto_tile *src = tile_new(PTO_BFLOAT16, 64, 64, 64, 64), *d8 = tile_new(PTO_FLOAT8_E4M3, 64, 64, 64, 64);
     pto_tile *exp = tile_new(PTO_FLOAT8_E8M0, 64, 2, 64, 2), *cube = NULL;
@@ -470,6 +471,16 @@ static void test_tquant_mx_programs(void **state) {
         "pto.tquant.mx ins(%s : " TB("f32", 16, 64) ") outs(%d, %e, %m, %c : " TB("i8", 16, 64) ", " TB(
             "ui8", 16, 2) ", " TB("f32", 16, 2) ", " TB("f32", 16, 2) ") {quant_type = #pto<quant_type INT8_SYM>}\n",
         NULL, "quant_type");
+    /* read by the row's roles: outs( ) names dst and the Aux operands, the
+     * text kind MxQuant requires quant_type */
+    expect_program_refused_with(
+        "pto.tquant.mx ins(%s : " TB("f32", 16, 64) ") outs(%d, %e, %m : " TB("i8", 16, 64) ", " TB(
+            "ui8", 16, 2) ", " TB("f32", 16, 2) ") {quant_type = #pto<quant_type MXFP8>}\n",
+        NULL, "pto.tquant.mx takes 4 outputs (dst, exp, max, scaling), not 3");
+    expect_program_refused_with(
+        "pto.tquant.mx ins(%s : " TB("f32", 16, 64) ") outs(%d, %e, %m, %c : " TB("i8", 16, 64) ", " TB(
+            "ui8", 16, 2) ", " TB("f32", 16, 2) ", " TB("f32", 16, 2) ") {grpAxis = #pto<mx_group_axis axis1>}\n",
+        NULL, "pto.tquant.mx needs {quant_type = #pto<quant_type MXFP8>}");
 }
 
 #define ZZ(rows, cols)                                                                                \

@@ -216,8 +216,9 @@ static void test_rules(void **state) {
     TILES_DESTROY(u32, f32, i16, cube);
 }
 
-/* The DPS form (rounds given and defaulted) equals the call; A2A3 and bad
- * rounds or dtypes refused when the program is created. */
+/* The DPS form (rounds given and defaulted) equals the call; A2A3, bad
+ * rounds or dtypes, words of another width or count and a col_major dst
+ * refused when the program is created. */
 static void test_programs(void **state) {
     (void)state;
     static const char *const kForm =
@@ -280,6 +281,29 @@ static void test_programs(void **state) {
         "  pto.trandom ins(%k0, %c, %c, %c, %c, %c : i64, i32, i32, i32, i32, i32) "
         "outs(%d : !pto.tile_buf<vec, 1x64xi32>)\n  return\n}\n";
     expect_program_refused(kWide, PTO_ERR_INVALID_ARGUMENT);
+    expect_program_refused_with(kWide, "k", "trandom's key0 is an i32 or ui32, not i64");
+    /* the refusals name the row's words; rounds is an integer; dst is
+     * row-major (PTOAS's rule), a one-row col_major tile too refused */
+    static const char *const kFive =
+        "func.func @k(%c : i32, %d : !pto.tile_buf<vec, 1x64xi32>) {\n"
+        "  pto.trandom ins(%c, %c, %c, %c, %c : i32, i32, i32, i32, i32) "
+        "outs(%d : !pto.tile_buf<vec, 1x64xi32>)\n  return\n}\n";
+    expect_program_refused_with(
+        kFive, "k", "takes 6 operands (key0, key1, counter0, counter1, counter2, counter3), not 5");
+    static const char *const kFloatRounds =
+        "func.func @k(%c : i32, %d : !pto.tile_buf<vec, 1x64xi32>) {\n"
+        "  pto.trandom ins(%c, %c, %c, %c, %c, %c {rounds = 7 : f32} : i32, i32, i32, i32, i32, "
+        "i32) outs(%d : !pto.tile_buf<vec, 1x64xi32>)\n  return\n}\n";
+    expect_program_refused_with(kFloatRounds, "k", "trandom's rounds is an i32, not f32");
+#define COL_MAJOR_ROW                                                                      \
+    "!pto.tile_buf<loc=vec, dtype=i32, rows=1, cols=64, v_row=1, v_col=64, blayout=col_major, " \
+    "slayout=none_box, fractal=512, pad=0>"
+    static const char *const kColMajor =
+        "func.func @k(%c : i32, %d : " COL_MAJOR_ROW ") {\n"
+        "  pto.trandom ins(%c, %c, %c, %c, %c, %c : i32, i32, i32, i32, i32, i32) "
+        "outs(%d : " COL_MAJOR_ROW ")\n  return\n}\n";
+#undef COL_MAJOR_ROW
+    expect_program_refused_with(kColMajor, "k", "trandom's dst is a row-major vec tile");
 }
 
 int main(void) {

@@ -447,6 +447,16 @@ static void test_programs(void **state) {
                                 "pto.tmrgsort ins(%a, %b, %c, %e, %f, %t : " L ", " L ", " L ", " L ", " L ", " M
                                 ") outs(%d, %ex : " M ", vector<4xi16>)\n",
                                 NULL, "merges 2 to 4 lists (then tmp), not 5");
+    /* read by the row tmrgsort_lists's roles: its OptionalSrc lists without
+     * a tmp (no_tmp, the synchronous form), its counts a vector<4xi16> */
+    expect_program_refused_with("%ex = arith.constant dense<0> : vector<4xi16>\n"
+                                "pto.tmrgsort ins(%a, %b, %c, %e, %f no_tmp : " L ", " L ", " L ", " L ", " L
+                                ") outs(%d, %ex : " M ", vector<4xi16>)\n",
+                                NULL, "pto.tmrgsort merges 2 to 4 lists, not 5");
+    expect_program_refused_with("%d, %ex = pto.tmrgsort %a : (" L ") -> (" M ", vector<4xi16>)\n", NULL,
+                                "pto.tmrgsort merges 2 to 4 lists, not 1");
+    expect_program_refused_with("%d, %ex = pto.tmrgsort %a, %b : (" L ", " L ") -> (" M ", vector<4xi32>)\n", NULL,
+                                "tmrgsort's executed is a vector<4xi16>, not vector<4xi32>");
     /* PTOAS's kernels take %executed as a parameter: nothing to bind */
     pto_program *with_param = program_build(
         "func.func @k(%ex: vector<4xi16>, %a: " L ", %b: " L ", %d: !pto.tile_buf<vec, 1x256xf32>) {\n"

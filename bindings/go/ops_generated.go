@@ -2450,6 +2450,8 @@ var tquantOperands = []string{"dst", "src", "scale", "offset", "tmp"}
 // dst's dtypes: HOST INT8, UINT8; A2A3 INT8, UINT8; A5 INT8, UINT8.
 //
 // tmp is an optional scratch tile (nil for none; a profile may require it).
+//
+// offset may be nil (not given).
 func TQuant(dst *Tile, src *Tile, scale *Tile, offset *Tile, tmp *Tile) error {
 	var hs [5]uintptr
 	tiles := []*Tile{dst, src, scale, offset, tmp}

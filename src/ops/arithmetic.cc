@@ -529,35 +529,36 @@ void RunTTri(const Operands& o, pto_profile) {
                     static_cast<int64_t>(o.scalar), o.attr != 0);
 }
 
-// TRANDOM's rules in the contract's order: NULL, the cube's tiles, rounds
-// (an enum-like argument), then dst's dtype, which is where A2A3 (no
-// implementation of the instruction) refuses.
-pto_status CheckTrandom(const pto_tile* dst, uint32_t rounds, pto_profile profile) {
+// The row trandom (Dst(dst), Words2(key), Words4(counter)): the key and
+// counter in Operands::words, rounds (a Word) in attr as its bits. Its rules
+// in the contract's order: NULL, the cube's tiles, rounds (an enum-like
+// argument), then dst's dtype, which is where A2A3 (no implementation of the
+// instruction) refuses.
+pto_status CheckTRandom(const Operands& o, pto_profile profile) {
+  const uint32_t rounds = static_cast<uint32_t>(o.attr);
   Validator v("pto_trandom");
-  v.NotNull("dst", dst).OnVec("dst", dst);
+  v.NotNull("dst", o.dst).OnVec("dst", o.dst);
   v.Require(rounds == 7 || rounds == 10, PTO_ERR_INVALID_ARGUMENT,
             "rounds %u is neither 7 nor 10", rounds);
   if (!v.ok()) return v.status();
-  v.DtypeAccepted(OpDtypes::kTRandom, profile, "dst", dst);
+  v.DtypeAccepted(OpDtypes::kTRandom, profile, "dst", o.dst);
   return v.status();
 }
 
+// PTOAS's verifier asks a row-major vec dst, where the C function's tile
+// has no other layout.
+bool TextRulesTRandom(const TextOperands& o, char* sentence, size_t size) {
+  if (o.dst.row_major) return true;
+  snprintf(sentence, size,
+           "trandom's dst is a row-major vec tile (PTOAS's rule), not a col_major one");
+  return false;
+}
+
 // INT32 and UINT32 hold the same bits: the generator writes uint32 words.
-void RunTrandom(pto_tile* dst, const RandomKey& k) {
-  kernels::RandomPhilox(static_cast<uint32_t*>(dst->data), dst->cols, dst->valid_rows,
-                        dst->valid_cols, k.key, k.counter, k.rounds);
-}
-
-// The row trandom (Dst(dst), Words2(key), Words4(counter)): the key and
-// counter in Operands::words, rounds (a Word) in attr as its bits.
-pto_status CheckTRandom(const Operands& o, pto_profile profile) {
-  return CheckTrandom(o.dst, static_cast<uint32_t>(o.attr), profile);
-}
-
 void RunTRandom(const Operands& o, pto_profile) {
-  RunTrandom(o.dst, {{o.words[0], o.words[1]},
-                     {o.words[2], o.words[3], o.words[4], o.words[5]},
-                     static_cast<uint32_t>(o.attr)});
+  pto_tile* dst = o.dst;
+  kernels::RandomPhilox(static_cast<uint32_t*>(dst->data), dst->cols, dst->valid_rows,
+                        dst->valid_cols, o.words, o.words + 2, static_cast<uint32_t>(o.attr));
 }
 
 }  // namespace ops

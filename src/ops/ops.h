@@ -72,6 +72,14 @@ struct Operands {
   uint16_t* counts = nullptr;  // a Counts argument: kCounts counts, one per list (tmrgsort_lists)
   pto_tile* aux[3] = {};  // Aux / OptionalAux operands in order (tquant_hif4's exp, max, scaling)
   const void* config = nullptr;  // a Config operand: its struct (timg2col's pto_img2col_config)
+  // A program's options its row's C function has not, from the text (0 from
+  // the C functions): tquant_mx's interleave = true, 1 (ops::MxQuant).
+  int text_flags = 0;
+  // A program's sources' and tmp's cols as their types declare them (a
+  // subview's window, where the tile's cols are its parent's row pitch);
+  // 0, as from the C functions: the tiles' own (tmrgsort_lists's A5 rule).
+  uint32_t declared_cols[5] = {};
+  uint32_t declared_tmp_cols = 0;
 };
 
 // How many counts a Counts argument holds (tmrgsort_lists's executed[4]).
@@ -155,6 +163,12 @@ enum class TextAttr : uint8_t {
   kHistByte,      // {byte = 0..3 : i32}, thistogram's byte (default 1)
   kGlobalModes,   // {coalesce = #pto<coalesce row|elem>, gatherOob / scatterOob = ...,
                   // scatterAtomicOp = ..., scatterConflict = ...}: mgather's, mscatter's
+  kRounds,        // {rounds = 7|10 : i32}, trandom's (default 10)
+  kMxQuant,       // {quant_type = #pto<quant_type MXFP8|MXFP4_E2M1>, quantScaleAlg = ...,
+                  // grpAxis = ..., interleave = ...}: tquant.mx's (quant_type required)
+  kQuantType,     // {quant_type = #pto<quant_type INT8_SYM|INT8_ASYM>}: tquant's (required;
+                  // 0 SYM, 1 ASYM)
+  kListCounts,    // {exhausted = true|false}: tmrgsort's lists' (default false)
 };
 
 // One row of attributes.def, as the table reads it.
@@ -215,6 +229,8 @@ struct TextOperands {
   bool dps_form;        // PTOAS's ins(...) outs(...) form
   bool high_precision;  // that form's precisionType is high_precision
   pto_profile profile;
+  int attr;              // the attribute as the text gives it (tquant's quant_type: 1 INT8_ASYM)
+  uint8_t sources_given;  // the sources the text names (OptionalSrc ones may be left out)
 };
 // Writes the sentence of the first text rule that fails into `sentence` and
 // returns false; true when all hold.
@@ -245,7 +261,32 @@ struct OpDescriptor {
   // TableDst being in dst's place): PTO_OPERANDS_TABLE_POSITION. A program's
   // ins( ) gives the table there among the sources.
   uint8_t table_position = 0;
+  // The names of its Words2 / Words4 operands' words, in Operands::words'
+  // order, null past the last (trandom's key0, key1, counter0 ...). A
+  // program's ins( ) gives them, 32-bit integer values, after the sources.
+  const char* word_names[6] = {};
+  // The names of its Aux / OptionalAux operands, in Operands::aux's order,
+  // null past the last (tquant_mx's exp, max, scaling). A program's outs( )
+  // gives them after dst.
+  const char* aux_names[3] = {};
+  // How many of its last sources are OptionalSrc (NULL allowed): a
+  // program's ins( ) may leave them out (tquant's offset).
+  uint8_t optional_sources = 0;
 };
+
+// How many words the row reads (Operands::words).
+constexpr int WordCount(const OpDescriptor& op) {
+  int n = 0;
+  while (n < 6 && op.word_names[n] != nullptr) ++n;
+  return n;
+}
+
+// How many Aux / OptionalAux operands the row writes (Operands::aux).
+constexpr int AuxCount(const OpDescriptor& op) {
+  int n = 0;
+  while (n < 3 && op.aux_names[n] != nullptr) ++n;
+  return n;
+}
 
 extern const OpDescriptor kOps[kOpCount];
 
@@ -257,15 +298,21 @@ inline const OpDescriptor& Descriptor(OpId id) { return kOps[static_cast<size_t>
 // every row, Operands::sat 1, where the C function takes a k_value tile),
 // and as mgather's and mscatter's pack their coalesce and the pages' modes
 // (Operands::sat: GlobalTable::oob in bits 0-3, a scatter's
-// pto_scatter_atomic in bits 4-7; 0, the C functions', none).
+// pto_scatter_atomic in bits 4-7; 0, the C functions', none), and as
+// tquant.mx's packs its alg, its group axis and, from bit 16, the options
+// its C function has not (Operands::text_flags: interleave).
 inline bool PacksSecondByte(AttrKind kind) {
-  return TwoEnums(kind) || kind == AttrKind::kCmpOffset || kind == AttrKind::kCoalesce;
+  return TwoEnums(kind) || kind == AttrKind::kCmpOffset || kind == AttrKind::kCoalesce ||
+         kind == AttrKind::kMxQuant;
 }
 inline int AttrOf(const OpDescriptor& op, int packed) {
   return PacksSecondByte(op.attr) ? packed & 0xFF : packed;
 }
 inline int SaturationOf(const OpDescriptor& op, int packed) {
-  return PacksSecondByte(op.attr) ? packed >> 8 : 0;
+  return PacksSecondByte(op.attr) ? (packed >> 8) & 0xFF : 0;
+}
+inline int TextFlagsOf(const OpDescriptor& op, int packed) {
+  return PacksSecondByte(op.attr) ? packed >> 16 : 0;
 }
 // Whether a program's instruction takes a scalar: its row's attribute does,
 // or it is tgather_cmp's text form (its threshold).
@@ -295,7 +342,8 @@ void RoundFromF32(pto_dtype dtype, size_t n, void* dst, const float* src);
 
 // The operation whose mnemonic is `name` (name_length bytes); NULL if none.
 // A ScalarFirst row is not found by its own mnemonic: text spells it as its
-// twin's (ScalarFirstForm); nor is a MaskPattern row (MaskPatternForm).
+// twin's (ScalarFirstForm); nor is a MaskPattern row (MaskPatternForm) or
+// a ListCounts one (ListsForm).
 const OpDescriptor* FindOp(const char* name, size_t name_length);
 
 // The ScalarFirst row whose text is `op`'s with the scalar first
@@ -317,6 +365,14 @@ const OpDescriptor* FixpipeForm(const OpDescriptor& op);
 // The CmpOffset row whose text is `op`'s with a scalar threshold
 // (tgather_cmp for tgather); NULL if none.
 const OpDescriptor* CompareForm(const OpDescriptor& op);
+
+// The ListCounts row whose text is `op`'s with several lists and their
+// counts (tmrgsort_lists for tmrgsort); NULL if none.
+const OpDescriptor* ListsForm(const OpDescriptor& op);
+
+// The row whose mnemonic programs spell for `op`: the row op is the
+// ListsForm of (tmrgsort for tmrgsort_lists), else op.
+const OpDescriptor& TextRow(const OpDescriptor& op);
 
 // Whether the valid regions of dst and of sources with dst's valid region
 // are each valid_rows * valid_cols consecutive elements from the tile's
@@ -351,21 +407,9 @@ pto_status CheckTgetval(const pto_tile* src, size_t index, bool out_given, bool 
                         pto_profile profile);
 double ElementValue(const pto_tile* t, size_t index);
 
-// TRANDOM's rules (dst not NULL and a vec tile, rounds 7 or 10, dst's dtype
-// under the profile) and its run (arithmetic.cc, with tci): the row trandom
-// (its key and counter Words2 / Words4 operands, Operands::words) and a
-// program's pto.trandom.
-struct RandomKey {
-  uint32_t key[2];
-  uint32_t counter[4];
-  uint32_t rounds;
-};
-pto_status CheckTrandom(const pto_tile* dst, uint32_t rounds, pto_profile profile);
-void RunTrandom(pto_tile* dst, const RandomKey& k);
-
-// TQUANT's MX forms: their operands, rules and run (quant.cc), which the row
-// tquant_mx (exp, max and scaling its Aux operands) and a program's
-// pto.tquant.mx share.
+// TQUANT's MX forms: their operands, rules and run (quant.cc), the row
+// tquant_mx's (exp, max and scaling its Aux operands; a program's
+// pto.tquant.mx is that row, its interleave in Operands::text_flags).
 struct MxQuant {
   pto_tile* dst;
   const pto_tile* src;
@@ -402,10 +446,9 @@ pto_status CheckGlobalScatter(const GlobalTable& table, const pto_tile* src, con
 void RunGlobalScatter(const GlobalTable& table, const pto_tile* src, const pto_tile* indices,
                       int coalesce, int atomic = PTO_SCATTER_ATOMIC_NONE);
 
-// TMRGSORT's multi-list form: its operands, rules and merge (sort.cc), which
-// the row tmrgsort_lists (its counts a Counts argument) and a program's
-// multi-list pto.tmrgsort share. sources[2] and sources[3] NULL for fewer
-// lists.
+// TMRGSORT's multi-list form: its operands, rules and merge (sort.cc), the
+// row tmrgsort_lists's (its counts a Counts argument; a program's multi-list
+// pto.tmrgsort is that row). sources[2] and sources[3] NULL for fewer lists.
 struct MrgSortLists {
   pto_tile* dst;
   const pto_tile* sources[4];

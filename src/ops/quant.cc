@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <vector>
 
@@ -77,6 +78,24 @@ kernels::ConstPlane ParamPlane(const pto_tile* p, pto_profile profile) {
 }  // namespace
 
 // ---- tquant ---------------------------------------------------------------
+
+// PTOAS's verifier on the text: INT8_SYM (attr 0) takes no offset and
+// writes INT8, INT8_ASYM (1) an offset and UINT8 (where the C function
+// reads the form from dst's dtype).
+bool TextRulesTQuant(const TextOperands& o, char* sentence, size_t size) {
+  const bool asym = o.attr == 1;
+  if (asym != (o.sources_given == 3)) {
+    snprintf(sentence, size, "%s",
+             asym ? "INT8_ASYM quantization requires an offset operand"
+                  : "INT8_SYM quantization must not have an offset operand");
+    return false;
+  }
+  const pto_dtype want = asym ? PTO_UINT8 : PTO_INT8;
+  if (o.dst.dtype == want) return true;
+  snprintf(sentence, size, "%s writes a dst of %s, not %s", asym ? "INT8_ASYM" : "INT8_SYM",
+           DtypeName(want), DtypeName(o.dst.dtype));
+  return false;
+}
 
 pto_status CheckTQuant(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
@@ -161,7 +180,7 @@ void RunTDequant(const Operands& o, pto_profile profile) {
 }  // namespace ops
 }  // namespace pto
 
-// ---- tquant, MX forms (pto_tquant_mx, not a row) --------------------------
+// ---- tquant, MX forms (pto_tquant_mx) --------------------------------------
 
 namespace pto {
 namespace ops {
@@ -284,13 +303,15 @@ pto_status CheckTQuantMx(const MxQuant& q, pto_profile profile) {
 }
 
 // The row tquant_mx: its Operands as an MxQuant (exp, max, scaling its Aux
-// operands; alg the attribute's Enum, group_axis its Int). Its NULL operands
+// operands; alg the attribute's Enum, group_axis its Int; a program's
+// interleave = true text_flags 1). Its NULL operands
 // are refused before the cube's tiles (the row's NullsFirst trait); the
 // table runs it under the IEEE defaults (src is a float dtype: NV's
 // maximum / 448 is a float32 product rounded to nearest even).
 namespace {
 MxQuant MxQuantOf(const Operands& o) {
-  return MxQuant{o.dst, o.src0, o.aux[0], o.aux[1], o.aux[2], o.attr, o.sat};
+  return MxQuant{o.dst, o.src0, o.aux[0], o.aux[1], o.aux[2], o.attr, o.sat,
+                 (o.text_flags & 1) != 0};
 }
 }  // namespace
 

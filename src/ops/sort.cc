@@ -195,11 +195,15 @@ void RunTMrgSortLists(const MrgSortLists& o, uint16_t* executed) {
 
 // The row tmrgsort_lists: its Operands as the lists' form (src2 and src3
 // NULL for fewer lists; exhausted any nonzero int; the counts to
-// Operands::counts, which may be NULL). Its check refuses NULL operands
-// before the cube's tiles (the row's NullsFirst trait).
+// Operands::counts, which may be NULL; a program's declared cols, its
+// subviews' windows). Its check refuses NULL operands before the cube's
+// tiles (the row's NullsFirst trait).
 namespace {
 MrgSortLists ListsOf(const Operands& o) {
-  return MrgSortLists{o.dst, {o.src0, o.src1, o.src2, o.src3}, o.tmp, o.attr != 0};
+  MrgSortLists lists{o.dst, {o.src0, o.src1, o.src2, o.src3}, o.tmp, o.attr != 0};
+  for (size_t k = 0; k < 4; ++k) lists.type_cols[k] = o.declared_cols[k];
+  lists.tmp_type_cols = o.declared_tmp_cols;
+  return lists;
 }
 }  // namespace
 

@@ -118,7 +118,10 @@ constexpr OpDescriptor kOps[kOpCount] = {
    TextRulesOf<PTO_TRAIT_BITS Traits>([](auto) { return &TextRules##Camel; }),                  \
    Check##Camel,                                                                                \
    RunOf<Run##Camel>(Family::k##Fam, OpId::k##Camel),                                           \
-   PTO_OPERANDS_TABLE_POSITION(operand_list)},
+   PTO_OPERANDS_TABLE_POSITION(operand_list),                                                   \
+   {PTO_OPERANDS_WORD_NAMES(operand_list)},                                                     \
+   {PTO_OPERANDS_AUX_NAMES(operand_list)},                                                      \
+   static_cast<uint8_t>(PTO_OPERANDS_OPTIONAL_SOURCE_COUNT(operand_list))},
 #include "operations.def"
 #undef PTO_OPERATION
 };
@@ -145,6 +148,7 @@ static_assert(TableInOrder(), "kOps must list the operations in OpId order");
 const OpDescriptor* FindOp(const char* name, size_t name_length) {
   for (const OpDescriptor& op : kOps) {
     if (!AttrLeads(op.attr) && op.attr != AttrKind::kMaskPattern &&
+        op.attr != AttrKind::kListCounts &&
         strlen(op.mnemonic) == name_length &&
         memcmp(op.mnemonic, name, name_length) == 0)
       return &op;
@@ -183,6 +187,18 @@ const OpDescriptor* FixpipeForm(const OpDescriptor& op) {
 const OpDescriptor* CompareForm(const OpDescriptor& op) {
   const OpDescriptor* form = SuffixedForm(op, "_cmp");
   return form != nullptr && form->attr == AttrKind::kCmpOffset ? form : nullptr;
+}
+
+const OpDescriptor* ListsForm(const OpDescriptor& op) {
+  const OpDescriptor* form = SuffixedForm(op, "_lists");
+  return form != nullptr && form->attr == AttrKind::kListCounts ? form : nullptr;
+}
+
+const OpDescriptor& TextRow(const OpDescriptor& op) {
+  if (op.attr != AttrKind::kListCounts) return op;
+  for (const OpDescriptor& twin : kOps)
+    if (ListsForm(twin) == &op) return twin;
+  return op;
 }
 
 const OpDescriptor* MaskPatternForm(const OpDescriptor& op) {

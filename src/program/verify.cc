@@ -100,8 +100,8 @@ void PlaceView(Program* p, uint32_t slot) {
   s.has_addr = true;
 }
 
-// A tile operation's tiles by Role, then tsel's mask.
-constexpr size_t kMostTileUses = Role::kCount + 1;
+// A tile operation's tiles by Role.
+constexpr size_t kMostTileUses = Role::kCount;
 
 // Whether the instruction's operands include a subview whose place is known
 // only at run time.
@@ -121,11 +121,7 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
   for (size_t i = 0; i < kMostTileUses; ++i) out[i] = kNoSlot;
   switch (in.code) {
     case Code::kTileOp:
-    case Code::kTsel:
-    case Code::kMrgSortLists:
-    case Code::kQuantMx:
       for (size_t role = 0; role < Role::kCount; ++role) out[role] = in.slot[role];
-      if (in.code == Code::kTsel) out[Role::kCount] = in.mask;
       break;
     case Code::kLoad:
     case Code::kStore:
@@ -141,9 +137,6 @@ void TileUses(const Instr& in, uint32_t out[kMostTileUses]) {
     case Code::kMatmul:  // the MX rows' scales in slot[0], slot[1]
       out[0] = in.a, out[1] = in.b, out[2] = in.c, out[3] = in.d;
       out[4] = in.slot[0], out[5] = in.slot[1];
-      break;
-    case Code::kRandom:
-      out[0] = in.a;
       break;
     case Code::kMxZzMove:
       out[0] = in.a, out[1] = in.b, out[2] = in.c;
@@ -329,11 +322,8 @@ pto_status PlaceTiles(Program* p) {
 constexpr uintptr_t kVerifyBase = 0x10000;
 
 // The instructions whose tiles the C functions' checks take: the table's
-// operations, tsel, tmrgsort's lists and tquant.mx.
-bool RunsTableChecks(Code c) {
-  return c == Code::kTileOp || c == Code::kTsel || c == Code::kMrgSortLists ||
-         c == Code::kQuantMx;
-}
+// operations.
+bool RunsTableChecks(Code c) { return c == Code::kTileOp; }
 
 // tmov into a ZZ tile: its bytes hold exp's exponents in ZZ order (a
 // dynamic valid region: checked when it runs).
@@ -348,7 +338,7 @@ pto_status CheckMxZzMove(const Program& p, const Instr& in, const std::vector<pt
                       " bytes, and dst holds " + std::to_string(uint64_t{zz.rows} * zz.cols));
 }
 
-// The rules of a table operation (and of tsel, tquant.mx, tmrgsort's lists)
+// The rules of a table operation
 // on its tiles as verification places them, and what its run may take
 // straight (Instr::plain and the run_* fields).
 pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& tiles) {
@@ -382,8 +372,11 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
   ops::Operands o = WithTiles(ops::Operands{}, in, tiles);
   double value = 0;  // a scalar result's stand-in (tgetval's)
   o.out = &value;
+  // An implicit tmp (a tile the call never reads) takes dst's valid region,
+  // but an OwnScratch row's (a row of words of its own) and a ListScratch
+  // row's (a row of the lists' cols).
   if (o.tmp != nullptr && o.dst != nullptr && !p->tiles[in.slot[Role::kTmp]].in_ub &&
-      in.code == Code::kTileOp) {
+      !ops::HasTrait(*in.op, PTO_TRAIT_OwnScratch | PTO_TRAIT_ListScratch)) {
     o.tmp->valid_rows = o.dst->valid_rows;
     o.tmp->valid_cols = o.dst->valid_cols;
   }
@@ -392,29 +385,24 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
   const pto_tile* src1 = o.src1;
   pto_tile mask_view;
   pto_status status;
-  if (in.code == Code::kTsel) {
-    mask_view = MaskView(tiles[in.mask]);
-    status = in.op->check(TselOperands(in, tiles, &mask_view), p->profile);
-  } else if (in.code == Code::kQuantMx) {
-    status = ops::CheckTQuantMx(MxQuantOf(in, tiles), p->profile);
-  } else if (in.code == Code::kMrgSortLists) {
-    status = ops::CheckTMrgSortLists(MrgSortListsOf(*p, in, tiles), p->profile);
-  } else {
-    o.attr = ops::AttrOf(*in.op, in.attr);
-    o.sat = ops::SaturationOf(*in.op, in.attr);
-    o.contents_known = false;
-    status = in.op->check(WithMaskView(*in.op, o, &mask_view), p->profile);
-  }
+  o.attr = ops::AttrOf(*in.op, in.attr);
+  o.sat = ops::SaturationOf(*in.op, in.attr);
+  o.text_flags = ops::TextFlagsOf(*in.op, in.attr);
+  o.contents_known = false;
+  WithDeclaredCols(*p, in, &o);
+  status = in.op->check(WithMaskView(*in.op, o, &mask_view), p->profile);
   // A rule about regions may hold once the run sets them: decided then.
   const bool region_rule = status == PTO_ERR_SHAPE_MISMATCH || status == PTO_ERR_ALIASING;
   if (status != PTO_OK && !(in.check_at_run && region_rule))
     return Diagnose(*p, in.loc, status, LastError());
   if (in.code == Code::kTileOp) {
     // A scalar here is a float register's (an integer scalar is checked
-    // when it runs: check_at_run).
+    // when it runs: check_at_run); words are registers' and text flags the
+    // attribute's (TileOp reads them).
     in.plain = !in.check_at_run && o.dst != nullptr &&
                (!ops::TakesScalar(in.op->attr) || in.scalar_is_float) &&
-               ops::IndexCount(in.op->attr) == 0 &&
+               ops::IndexCount(in.op->attr) == 0 && ops::WordCount(*in.op) == 0 &&
+               ops::TextFlagsOf(*in.op, in.attr) == 0 &&
                !ops::HasTrait(*in.op, PTO_TRAIT_MaskDst | PTO_TRAIT_MaskSrc);
     in.run_attr = ops::AttrOf(*in.op, in.attr);
     in.run_sat = ops::SaturationOf(*in.op, in.attr);
@@ -474,13 +462,6 @@ pto_status CheckOperations(Program* p) {
     }
     if (in.code == Code::kMxZzMove) {
       if (const pto_status status = CheckMxZzMove(*p, in, tiles)) return status;
-      continue;
-    }
-    if (in.code == Code::kRandom) {
-      // dst's dtype and the profile (its valid region takes no rule).
-      const pto_status status =
-          ops::CheckTrandom(&tiles[in.a], static_cast<uint32_t>(in.imm), p->profile);
-      if (status != PTO_OK) return Diagnose(*p, in.loc, status, LastError());
       continue;
     }
     if (!RunsTableChecks(in.code)) continue;

@@ -158,10 +158,8 @@ enum class Code : uint8_t {
   kTileOp,       // an operation of the table on tiles (Instr::slot by Role); a Table
                  // or TableDst row's table views[b], of pto_dtype d; a row's scalar
                  // result (an Out argument) into (sub 0: ints, wrapped to `bits`; 1:
-                 // floats)[a]
-  kTsel,         // tsel: dst <- mask slot `mask` ? src0 : src1 (tmp), by Role
-  kMrgSortLists,  // tmrgsort's multi-list form: dst <- lists src0, src1[, src2[, src3]]
-                  // (tmp), by Role; sub: exhausted
+                 // floats)[a]; a row's words the low 32 bits of ints[lists[extra ..
+                 // extra + ops::WordCount)]
   kTileCopy,     // tile a <- tile b (bytes and valid region): a carried tile value
   kNop,          // nothing (sub 1: pto.syncall, refused on more than one block)
   kFloatBinary,  // floats[a] = floats[b] (FloatOp sub) floats[c], rounded to `fmt`
@@ -173,10 +171,6 @@ enum class Code : uint8_t {
   kSelect,       // (sub 0: ints, 1: floats)[a] = ints[b] ? [c] : [d]
   kLoadScalar,   // (sub 0: ints, 1: floats)[a] = pointer b [ints[c]], element dtype d
   kStoreScalar,  // pointer b [ints[c]] = (sub 0: ints, 1: floats)[a], element dtype d
-  kRandom,       // tile a <- trandom of the key and counter words ints[lists[extra .. extra
-                 // + 6)] (their low 32 bits), imm rounds
-  kQuantMx,      // pto_tquant_mx: slots dst, src0 (src), src1 (exp), src2 (max), src3
-                 // (scaling); imm the pto_mx_alg, sub the group axis
   kMxZzMove,     // tile a's bytes <- tile b's exponents in ZZ order (sub 1: DN); tile c
                  // the tmp (read by none)
   kSubview,      // tile a = the window of tile b at row ints[c], column ints[d]; valid
@@ -331,7 +325,7 @@ struct Instr {
   // Registers, slots and values as each Code says; a tile operation's tiles
   // are in slot instead.
   uint32_t a = 0, b = 0, c = 0, d = 0;
-  // kTileOp, kTsel, kMrgSortLists: the tile slots by Role (kNoSlot for none).
+  // kTileOp: the tile slots by Role (kNoSlot for none).
   uint32_t slot[Role::kCount] = {kNoSlot, kNoSlot, kNoSlot, kNoSlot, kNoSlot, kNoSlot};
   uint32_t target = 0;  // jumps
   uint32_t extra = 0;   // index into Program::lists
@@ -346,7 +340,6 @@ struct Instr {
   int run_attr = 0, run_sat = 0;
   bool run_scalar = false, run_whole_dst = false;
   ops::ContiguousKernel run_contiguous = nullptr;  // ops::ContiguousKernelOf the row
-  uint32_t mask = 0;  // kTsel: the mask's tile slot
   // kTileOp of the Scalar family: the register holding the scalar (a float
   // register when scalar_is_float, else an integer one).
   uint32_t scalar_reg = 0;
@@ -364,7 +357,8 @@ inline auto TileAt(Tiles& tiles, uint32_t slot) -> decltype(&tiles[0]) {
 }
 
 // o with the tiles of tile operation `in` by role (dst, src0..src3, tmp)
-// from `tiles`; its other fields (attr, scalar, ...) as o gives them.
+// from `tiles`; its other fields (attr, scalar, ...) as o gives them. A
+// row's Aux operands are in the source slots after its sources.
 template <typename Tiles>
 inline ops::Operands WithTiles(ops::Operands o, const Instr& in, Tiles& tiles) {
   o.dst = TileAt(tiles, in.slot[Role::kDst]);
@@ -373,27 +367,13 @@ inline ops::Operands WithTiles(ops::Operands o, const Instr& in, Tiles& tiles) {
   o.src2 = TileAt(tiles, in.slot[Role::kSrc2]);
   o.src3 = TileAt(tiles, in.slot[Role::kSrc3]);
   o.tmp = TileAt(tiles, in.slot[Role::kTmp]);
+  const int aux = in.op != nullptr ? ops::AuxCount(*in.op) : 0;
+  for (int k = 0; k < aux; ++k) {
+    const pto_tile** source = ops::SourceSlot(&o, in.op->source_count + k);
+    o.aux[k] = TileAt(tiles, in.slot[Role::kSrc0 + in.op->source_count + k]);
+    *source = nullptr;
+  }
   return o;
-}
-
-// The operands of kTsel instruction `in` from `tiles`, as its row takes them:
-// src0 the mask (`mask`, its view), src1 and src2 the selected sources.
-template <typename Tiles>
-inline ops::Operands TselOperands(const Instr& in, Tiles& tiles, pto_tile* mask) {
-  ops::Operands o = WithTiles(ops::Operands{}, in, tiles);
-  o.src2 = o.src1;
-  o.src1 = o.src0;
-  o.src0 = mask;
-  return o;
-}
-
-// The operands of kQuantMx instruction `in` from `tiles`.
-template <typename Tiles>
-inline ops::MxQuant MxQuantOf(const Instr& in, Tiles& tiles) {
-  return ops::MxQuant{TileAt(tiles, in.slot[Role::kDst]), TileAt(tiles, in.slot[Role::kSrc0]),
-                      TileAt(tiles, in.slot[Role::kSrc1]), TileAt(tiles, in.slot[Role::kSrc2]),
-                      TileAt(tiles, in.slot[Role::kSrc3]), static_cast<int>(in.imm), in.sub,
-                      in.d != 0};  // d: interleave
 }
 
 struct Program {
@@ -446,23 +426,14 @@ struct Program {
   SourceLoc no_entry_loc;
 };
 
-// The operands of kMrgSortLists instruction `in` from `tiles`, with each
-// source's and tmp's type cols (a subview's window: A5's tmp rule counts
-// those, not the parent's row pitch its tile's cols hold).
-template <typename Tiles>
-inline ops::MrgSortLists MrgSortListsOf(const Program& p, const Instr& in, Tiles& tiles) {
-  ops::MrgSortLists o{TileAt(tiles, in.slot[Role::kDst]),
-                      {TileAt(tiles, in.slot[Role::kSrc0]), TileAt(tiles, in.slot[Role::kSrc1]),
-                       TileAt(tiles, in.slot[Role::kSrc2]), TileAt(tiles, in.slot[Role::kSrc3])},
-                      TileAt(tiles, in.slot[Role::kTmp]),
-                      in.sub != 0};
-  const uint8_t roles[4] = {Role::kSrc0, Role::kSrc1, Role::kSrc2, Role::kSrc3};
-  for (size_t k = 0; k < 4; ++k)
-    if (in.slot[roles[k]] != kNoSlot)
-      o.type_cols[k] = static_cast<uint32_t>(p.tiles[in.slot[roles[k]]].type.cols);
+// o with the cols the types of instruction `in`'s sources and tmp declare
+// (a subview's window, where its tile's cols are its parent's row pitch).
+inline void WithDeclaredCols(const Program& p, const Instr& in, ops::Operands* o) {
+  for (size_t k = 0; k < 4; ++k)  // src0 .. src3
+    if (in.slot[Role::kSrc0 + k] != kNoSlot)
+      o->declared_cols[k] = static_cast<uint32_t>(p.tiles[in.slot[Role::kSrc0 + k]].type.cols);
   if (in.slot[Role::kTmp] != kNoSlot)
-    o.tmp_type_cols = static_cast<uint32_t>(p.tiles[in.slot[Role::kTmp]].type.cols);
-  return o;
+    o->declared_tmp_cols = static_cast<uint32_t>(p.tiles[in.slot[Role::kTmp]].type.cols);
 }
 
 // Records "SOURCE:LINE:COL: error: MESSAGE" as the thread's last error.

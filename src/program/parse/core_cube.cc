@@ -344,8 +344,8 @@ bool CubeReader::EmitCubeMove(const ops::OpDescriptor& op, SourceLoc loc, uint32
     return PushMatFillPad(p_, op, loc, dst);
   if (!ops::HasTrait(op, PTO_TRAIT_CubeMove))
     return parser_.Error(loc,
-                         what + " runs on vec tiles; " + (s.IsCube() ? "src" : "dst") + " is a " +
-                             Where(s.IsCube() ? s : d) +
+                         what + " runs on vec tiles; " + (s.IsCube() && op.source_count > 0 ? "src" : "dst") +
+                             " is a " + Where(s.IsCube() ? s : d) +
                              " (the cube's tiles take tmov, textract, tload, tstore and tmatmul)");
   const bool mat_to_l0 = s.space == Space::kMat && (d.space == Space::kLeft || d.space == Space::kRight);
   const bool repack = s.space == Space::kVec && d.space == Space::kVec;

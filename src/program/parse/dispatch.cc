@@ -98,9 +98,6 @@ void ReadTassign(Parser& p, const Token& op, const Results& r) {
   else p.ResultCount(op, r, 1);
 }
 void ReadPrint(Parser& p, const Token& op, const Results&) { p.tile().ParsePrint(op); }
-void ReadTQuantMx(Parser& p, const Token& op, const Results& r) {
-  p.forms().ParseTQuantMx(op, r);
-}
 void ReadGetScaleAddr(Parser& p, const Token& op, const Results&) {
   p.cube().ParseGetScaleAddr(op);
 }
@@ -202,7 +199,6 @@ constexpr OperationRow kOperations[] = {
     {"pto.syncall", false, 0, ReadSyncAll},
     {"pto.tsync", false, kAnyResults, ReadTsync},
     {"pto.tprint", false, 0, ReadPrint},
-    {"pto.tquant.mx", false, kAnyResults, ReadTQuantMx},
     {"pto.tget_scale_addr", false, 0, ReadGetScaleAddr},
     {"pto.sethf32mode", false, kAnyResults, RefuseCubeModeText},
     {"pto.settf32mode", false, kAnyResults, RefuseCubeModeText},
@@ -282,16 +278,16 @@ void ReadTableOperation(Parser& p, const Token& op, const Results& results) {
   // A NoText row (tmatmul_mx_hif4) is no operation of the text; its pto.
   // names are refused by rows above. A row with operands beyond tiles (a
   // table, no tile result, a scalar result: TakesOperandsBeyondTiles:
-  // tgetval, mgather, mscatter) has its DPS form, pto.<mnemonic> only. tsel
-  // and trandom, rows, have their own forms.
+  // tgetval, mgather, mscatter; words: trandom; Aux destinations:
+  // tquant.mx; a tmp in outs: tquant; counts: tmrgsort's lists) has its DPS
+  // form (and a Counts row its SSA form of two results), pto.<mnemonic> only.
+  // A row's ListsForm (tmrgsort's multi-list form, tmrgsort_lists) where
+  // the text is that form's (IsListsForm).
+  if (desc != nullptr && ops::ListsForm(*desc) != nullptr && IsListsForm(p, results))
+    desc = ops::ListsForm(*desc);
   if (desc != nullptr && (ops::HasTrait(*desc, PTO_TRAIT_NoText) ||
                           (!prefixed && TakesOperandsBeyondTiles(*desc))))
     desc = nullptr;
-  if (mnemonic == "tsel") return p.forms().ParseTsel(op, results);
-  if (mnemonic == "trandom") return p.forms().ParseRandom(op, results);
-  if (mnemonic == "tquant" && desc != nullptr) return p.forms().ParseTQuant(op, results, *desc);
-  if (mnemonic == "tmrgsort" && p.forms().IsMrgSortLists(results))
-    return p.forms().ParseMrgSortLists(op, results);
   if (desc == nullptr) {
     // PTO's instructions are the t* operations (pto-isa docs/isa/T*.md).
     if (prefixed && mnemonic.size() > 1 && mnemonic[0] == 't')
@@ -304,6 +300,9 @@ void ReadTableOperation(Parser& p, const Token& op, const Results& results) {
     return;
   }
   if (TakesOperandsBeyondTiles(*desc)) {
+    // A row's counts (tmrgsort's lists') as its SSA form's second result.
+    if (results.size() == 2 && ops::RoleCount(desc->attr, ops::ArgRole::kCounts) != 0)
+      return p.tile().ParseSsaCountsOp(op, *desc, results);
     if (p.ResultCount(op, results, DefinesValue(*desc) ? 1 : 0) && p.ExpectIdent("ins"))
       p.tile().ParseDpsValueOp(op, *desc, results);
     return;

@@ -343,8 +343,8 @@ bool Parser::ParseAttrDict(std::vector<AttrEntry>* out) {
       // A typed value, `1 : i32` (PTOAS prints integer attributes so).
       if (tok_.Is(':')) {
         Advance();
-        Type ignored;
-        if (!ParseType(&ignored)) return false;
+        e.type_loc = tok_.loc;
+        if (!ParseType(&e.type)) return false;
       }
     }
     out->push_back(e);

@@ -58,6 +58,8 @@ struct AttrEntry {
   std::string_view key;
   Token value;  // kEnd for a unit attribute
   SourceLoc loc;
+  Type type;    // a typed value's (`7 : i32`), else kind kNone
+  SourceLoc type_loc;
 };
 
 // How an operation uses a tile operand (UseTile): the parameter access it
@@ -107,6 +109,8 @@ class Parser {
   // ---- tokens and errors (parser.cc)
 
   Program* program() const { return p_; }
+  // The operation being read, as the text names it (pto.tquant.mx).
+  const std::string& op_name() const { return op_name_; }
   const Token& tok() const { return tok_; }
   bool ok() const { return status_ == PTO_OK; }
   void Advance();

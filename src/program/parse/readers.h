@@ -236,18 +236,23 @@ class TileReader : public Reader {
   void ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named);
   void ParseSsaTileOp(const Token& op, const ops::OpDescriptor& named, const Token& result);
   // The DPS form of a row with operands beyond tiles (TakesOperandsBeyondTiles:
-  // a table in memory, no tile result, a scalar result), results its
+  // a table in memory, no tile result, a scalar result, words, Aux
+  // destinations), results its
   // %result if it defines one; from ins( )'s parenthesis
   // (tile_table_operands.cc).
   void ParseDpsValueOp(const Token& op, const ops::OpDescriptor& desc,
                        const std::vector<Token>& results);
+  // %dst, %counts = pto.OP %s0, %s1, ... [{...}] : (T0, T1, ...) -> (T,
+  // vector<4xi16>): the SSA form of a row with a Counts argument
+  // (tmrgsort's lists; tile_table_operands.cc).
+  void ParseSsaCountsOp(const Token& op, const ops::OpDescriptor& desc,
+                        const std::vector<Token>& results);
   // pto.tgather ins(%src, %kValue, %tmp : T, S, U) outs(%dst, %cdst : D, C)
   // [{cmpMode = ..., offset = N : i32}]: its compare form, ins( ) read
-  // (tile_reader.cc), and its attributes (tile_attributes.cc).
+  // (tile_reader.cc; its attributes GatherCompareAttrs).
   void ParseGatherCompare(const Token& op, const ops::OpDescriptor& desc,
                           const std::vector<Token>& names, const std::vector<Type>& types,
                           const std::vector<SourceLoc>& locs);
-  bool ParseGatherCompareAttrs(int* mode, int64_t* offset);
   void ParsePrint(const Token& op);
   bool DefineResultTile(const Token& op, const Token& result, const Type& type, SourceLoc type_loc,
                         uint32_t* slot);
@@ -309,7 +314,7 @@ class TileReader : public Reader {
                       std::vector<Type>* types, std::vector<SourceLoc>* locs, ValueResult* value);
   bool ConversionAttr(SourceLoc loc, uint32_t src, uint32_t dst, int* attr, Instr* in);
   bool TextRulesHold(const ops::OpDescriptor& op, SourceLoc loc, const std::vector<uint32_t>& ins,
-                     uint32_t dst, const TextForm& form);
+                     uint32_t dst, int attr, const TextForm& form);
   // PTOAS's fp operand of tmov, textract, tinsert.
   const ops::OpDescriptor* FixpipeForm(const ops::OpDescriptor& named);
   bool TakeFixpipeOperand(std::vector<Token>* names, std::vector<Type>* types,
@@ -324,7 +329,7 @@ class TileReader : public Reader {
                         SourceLoc* dst_loc);
   bool UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names,
                    const std::vector<Type>& types, const std::vector<SourceLoc>& type_locs,
-                   std::vector<uint32_t>* slots);
+                   std::vector<uint32_t>* slots, size_t sources = SIZE_MAX);
 };
 
 // The row a text form names (tile_reader.cc): `op`, or its ScalarFirst form
@@ -335,16 +340,37 @@ const ops::OpDescriptor& WithScalarFirst(const ops::OpDescriptor& op,
 const ops::OpDescriptor& WithMaskPattern(const ops::OpDescriptor& op, size_t sources);
 const ops::OpDescriptor& WithSingleSource(const ops::OpDescriptor& op, size_t sources);
 
+// A row's attribute where its text gives none (tile_attributes.cc): PTOAS's
+// default (thistogram's byte 1, trandom's rounds 10), -1 where the text must
+// give one (tquant.mx's quant_type), else 0.
+int TextAttrDefault(const ops::OpDescriptor& desc);
+// tgather's compare form's {cmpMode = ..., offset = N : i32}
+// (tile_attributes.cc).
+bool GatherCompareAttrs(Parser& parser, int* mode, int64_t* offset);
+
+// What a row whose text must give its attribute (TextAttrDefault -1) needs,
+// for the refusal of a text without it.
+const char* RequiredAttr(const ops::OpDescriptor& desc);
+
 // GlobalModesAttrs's mark of a coalesce the text gave (cleared once
 // MemoryReader::GlobalIndexRules has applied PTOAS's rules).
 constexpr int kCoalesceGiven = 1 << 16;
 
 // Whether a row has a scalar result (an Out argument: tgetval's value), and
 // whether it has operands beyond tiles: that, a table in memory (Table,
-// TableDst) or no tile result (NoDst). Such rows are read by
-// TileReader::ParseDpsValueOp.
+// TableDst), no tile result (NoDst), words (trandom's key and counter),
+// further destinations (Aux: tquant.mx's exp, max, scaling) or a tmp in
+// outs( ) (TmpOut: tquant's) or counts (tmrgsort's lists' executed).
+// Such rows are read by TileReader::ParseDpsValueOp.
 bool DefinesValue(const ops::OpDescriptor& desc);
 bool TakesOperandsBeyondTiles(const ops::OpDescriptor& desc);
+
+// Whether the operation at the cursor (its results read) is its ListsForm
+// row's text (tmrgsort's multi-list form): two results (the page's
+// synchronous form), or ins( ) with three operands or more, or two followed
+// by no_tmp or {exhausted = ...}; tmrgsort's single-list form is ins(%src,
+// %blockLen : T, i32) (tile_table_operands.cc).
+bool IsListsForm(Parser& parser, const std::vector<Token>& results);
 
 // A core of a block as messages name it (1 the cube, 2 a vector core).
 inline const char* CoreName(uint8_t core) { return core == 1 ? "cube" : "vector"; }
@@ -356,33 +382,16 @@ inline bool IntAttr(const AttrEntry& e, int64_t* out) {
   return true;
 }
 
-// The instructions with text forms of their own, beside the table's
-// (tile_special_forms.cc, tile_quant_mx.cc): tsel's three sources,
-// tmrgsort's multi-list form with its executed counts, trandom's key and
-// counter words, tquant's optional offset and tmp, tquant.mx's four results
-// and the MX exponents' ZZ move.
+// The instruction with a text form of its own, beside the table's
+// (tile_quant_mx.cc): the MX exponents' ZZ move.
 class SpecialFormReader : public Reader {
  public:
   explicit SpecialFormReader(Parser& parser) : Reader(parser) {}
 
-  void ParseTsel(const Token& op, const std::vector<Token>& results);
-  void ParseTQuant(const Token& op, const std::vector<Token>& results,
-                   const ops::OpDescriptor& desc);
-  bool IsMrgSortLists(const std::vector<Token>& results);
-  void ParseMrgSortLists(const Token& op, const std::vector<Token>& results);
-  // pto.trandom ins(%k0, %k1, %c0, %c1, %c2, %c3 [{rounds = R : i32}] : ...) outs(%dst : T)
-  void ParseRandom(const Token& op, const std::vector<Token>& results);
-  // pto.tquant.mx ins(%src : T) outs(%dst, %exp, %max, %scaling : ...) {quant_type = ...}
-  // (tile_quant_mx.cc)
-  void ParseTQuantMx(const Token& op, const std::vector<Token>& results);
   // pto.tmov ins(%exp, %tmp : Te, Tt) outs(%zz : Tz) [{grpAxis = ...}], its ins( ) read
   // (tile_quant_mx.cc)
   void ParseMxZzMove(const Token& op, const std::vector<Token>& names,
                      const std::vector<Type>& types, const std::vector<SourceLoc>& locs);
-
- private:
-  bool ParseExhausted(int* exhausted);
-  bool ParseRounds(int64_t* rounds);
 };
 
 // The cube (core_cube.cc): its matrix multiplies and the moves whose tiles

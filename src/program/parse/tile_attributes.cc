@@ -1,6 +1,7 @@
 // PTO assembly: the table's operations' attributes (`{rmode = ...}`,
-// `{cmpMode = ...}`, `{precisionType = ...}`, `isBinary`, `descending`), as
-// PTOAS and the pages spell them.
+// `{cmpMode = ...}`, `{precisionType = ...}`, `isBinary`, `descending`,
+// `rounds`, tquant's and tquant.mx's `quant_type`, tmrgsort's `exhausted`),
+// as PTOAS and the pages spell them.
 #include <stdlib.h>
 
 #include <string>
@@ -55,6 +56,131 @@ const std::vector<std::pair<std::string_view, int>> kMaskPatternNames = {
     {"P0101", PTO_MASK_P0101}, {"P1010", PTO_MASK_P1010}, {"P0001", PTO_MASK_P0001},
     {"P0010", PTO_MASK_P0010}, {"P0100", PTO_MASK_P0100}, {"P1000", PTO_MASK_P1000},
     {"P1111", PTO_MASK_P1111}};
+
+// trandom's rounds, PTOAS's I32Attr (default 10): 7 or 10, an integer.
+bool RoundsValue(Parser& parser, const AttrEntry& e, int* attr) {
+  if (e.value.kind != Tok::kInt || (e.value.text != "7" && e.value.text != "10"))
+    return parser.Error(e.value.kind == Tok::kEnd ? e.loc : e.value.loc,
+                        "trandom's rounds is 7 or 10" +
+                            (e.value.kind == Tok::kEnd ? "" : ", not " + Describe(e.value)));
+  if (e.type.kind != TypeKind::kNone && e.type.kind != TypeKind::kInt)
+    return parser.Error(e.type_loc, "trandom's rounds is an i32, not " + TypeString(e.type));
+  *attr = e.value.text == "7" ? 7 : 10;
+  return true;
+}
+
+// {precisionType = #pto<pow_precision high_precision>} of a PowPrecision
+// or DivPrecision row; any other key is unknown.
+bool PrecisionTypeValue(Parser& parser, const ops::OpDescriptor& op, const AttrEntry& e,
+                        int* attr) {
+  const ops::TextAttr text = ops::AttributeOf(op.attr).text;
+  const bool pow = text == ops::TextAttr::kPowPrecision;
+  if (e.key != "precisionType" || (!pow && text != ops::TextAttr::kDivPrecision))
+    return parser.Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for " + op.mnemonic);
+  const char* kind = pow ? "pow_precision" : "div_precision";
+  const std::string want_default = std::string("#pto<") + kind + " default>";
+  const std::string want_high = std::string("#pto<") + kind + " high_precision>";
+  if (e.value.text == want_default) {
+    *attr = 0;
+  } else if (e.value.text == want_high && pow && parser.program()->profile == PTO_PROFILE_A2A3) {
+    // PTOAS's verifier: A2/A3 has no high-precision pow (the C API computes
+    // it as DEFAULT there, as the page says).
+    return parser.Error(e.value.loc, "precisionType high_precision of " + std::string(op.mnemonic) +
+                                         " is refused under A2A3 (PTOAS's rule" +
+                                         (op.attr == ops::AttrKind::kPowPrecision ? "" : ", as for tpow") +
+                                         "; leave it out or use default)");
+  } else if (e.value.text == want_high) {
+    // Division is correctly rounded either way: the attribute changes nothing there.
+    *attr = pow ? PTO_POW_HIGH_PRECISION : 0;
+  } else {
+    return parser.Error(e.value.loc, "precisionType of " + std::string(op.mnemonic) + " is " +
+                                         want_default + " or " + want_high);
+  }
+  return true;
+}
+
+// tquant.mx's {quant_type = #pto<quant_type MXFP8|MXFP4_E2M1>
+// [, quantScaleAlg = #pto<quant_scale_alg ocp|nv>] [, grpAxis =
+// #pto<mx_group_axis axis0|axis1>] [, interleave = false|true]}: *attr the
+// pto_mx_alg, the group axis in the next byte (1, ND, unless given) and
+// interleave in bit 16 (ops::TextFlagsOf); -1 until a quant_type is given
+// (TileReader::ParseAttrsAfterOuts refuses a text without one). PTOAS's
+// deprecated fused form (storeMode) is refused.
+bool MxQuantAttrs(Parser& parser, int* attr) {
+  const std::string& name = parser.op_name();
+  std::vector<AttrEntry> attrs;
+  if (!parser.ParseAttrDict(&attrs)) return false;
+  // format: 0 MXFP8, 2 MXFP4_E2M1 (pto_mx_alg's OCP values)
+  int format = *attr < 0 ? -1 : *attr & 2, axis = *attr < 0 ? 1 : (*attr >> 8) & 0xFF;
+  bool nv = *attr >= 0 && (*attr & 1) != 0, interleave = *attr >= 0 && (*attr >> 16) != 0;
+  for (const AttrEntry& e : attrs) {
+    const std::string_view v = e.value.text;
+    bool known = true;
+    if (e.key == "quant_type") {
+      if (v == "#pto<quant_type MXFP8>") format = 0;
+      else if (v == "#pto<quant_type MXFP4_E2M1>") format = 2;
+      else known = false;
+    } else if (e.key == "quantScaleAlg") {
+      if (v == "#pto<quant_scale_alg ocp>" || v == "#pto<quant_scale_alg OCP>") nv = false;
+      else if (v == "#pto<quant_scale_alg nv>" || v == "#pto<quant_scale_alg NV>") nv = true;
+      else known = false;
+    } else if (e.key == "grpAxis") {
+      if (v == "#pto<mx_group_axis axis0>") axis = 0;
+      else if (v == "#pto<mx_group_axis axis1>") axis = 1;
+      else known = false;
+    } else if (e.key == "interleave") {
+      interleave = v == "true";
+      known = v == "true" || v == "false";
+    } else if (e.key == "storeMode") {
+      return parser.Error(e.loc, name +
+                                     "'s fused exp_zz form with storeMode is deprecated (PTOAS) "
+                                     "and not implemented: convert exp with pto.tmov");
+    } else {
+      return parser.Error(e.loc, "unknown attribute '" + std::string(e.key) + "' of " + name);
+    }
+    if (!known)
+      return parser.Error(e.loc, "unknown value " + std::string(v) + " of " + name + "'s " +
+                                     std::string(e.key));
+  }
+  if (format >= 0) *attr = (format + (nv ? 1 : 0)) | axis << 8 | (interleave ? 1 : 0) << 16;
+  return true;
+}
+
+// tmrgsort's lists' {exhausted = true|false} (PTOAS's BoolAttr, default
+// false).
+bool ExhaustedAttrs(Parser& parser, int* attr) {
+  std::string name = parser.op_name();
+  if (name.substr(0, 4) == "pto.") name = name.substr(4);
+  std::vector<AttrEntry> attrs;
+  if (!parser.ParseAttrDict(&attrs)) return false;
+  for (const AttrEntry& e : attrs) {
+    if (e.key != "exhausted")
+      return parser.Error(e.loc, "unknown attribute '" + std::string(e.key) + "' for " + name +
+                                     " (exhausted)");
+    if (!e.value.IsIdent("true") && !e.value.IsIdent("false"))
+      return parser.Error(e.value.kind == Tok::kEnd ? e.loc : e.value.loc,
+                          "exhausted is true or false");
+    *attr = e.value.IsIdent("true") ? 1 : 0;
+  }
+  return true;
+}
+
+// tquant's {quant_type = #pto<quant_type INT8_SYM|INT8_ASYM>}: *attr 0 or 1;
+// -1 for another value (the MX forms' are pto.tquant.mx's), which
+// TileReader::ParseAttrsAfterOuts refuses as it refuses none.
+bool QuantTypeAttrs(Parser& parser, int* attr) {
+  std::vector<AttrEntry> attrs;
+  if (!parser.ParseAttrDict(&attrs)) return false;
+  for (const AttrEntry& e : attrs) {
+    if (e.key != "quant_type")
+      return parser.Error(e.loc, "unknown attribute '" + std::string(e.key) + "' of " +
+                                     parser.op_name());
+    *attr = e.value.text == "#pto<quant_type INT8_SYM>"    ? 0
+            : e.value.text == "#pto<quant_type INT8_ASYM>" ? 1
+                                                           : -1;
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -113,11 +239,35 @@ bool TileReader::HistByteAttr(const AttrEntry& e, int* attr, int* given_byte, in
   return true;
 }
 
+const char* RequiredAttr(const ops::OpDescriptor& desc) {
+  switch (ops::AttributeOf(desc.attr).text) {
+    case ops::TextAttr::kMxQuant:
+      return "{quant_type = #pto<quant_type MXFP8>} or #pto<quant_type MXFP4_E2M1>";
+    case ops::TextAttr::kQuantType:
+      return "{quant_type = #pto<quant_type INT8_SYM>} or #pto<quant_type INT8_ASYM> (the MX "
+             "forms are pto.tquant.mx)";
+    default: return "";
+  }
+}
+
+int TextAttrDefault(const ops::OpDescriptor& desc) {
+  switch (ops::AttributeOf(desc.attr).text) {
+    case ops::TextAttr::kHistByte: return 1;
+    case ops::TextAttr::kRounds: return 10;
+    case ops::TextAttr::kMxQuant:
+    case ops::TextAttr::kQuantType: return -1;  // no quant_type yet
+    default: return 0;
+  }
+}
+
 // {precisionType = #pto<pow_precision high_precision>}
 bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high_precision) {
   const ops::TextAttr text = ops::AttributeOf(op.attr).text;
   if (text == ops::TextAttr::kConversion) return ParseConversionAttrs(attr);
   if (text == ops::TextAttr::kGlobalModes) return GlobalModesAttrs(op, attr);
+  if (text == ops::TextAttr::kMxQuant) return MxQuantAttrs(parser_, attr);
+  if (text == ops::TextAttr::kQuantType) return QuantTypeAttrs(parser_, attr);
+  if (text == ops::TextAttr::kListCounts) return ExhaustedAttrs(parser_, attr);
   std::vector<AttrEntry> attrs;
   if (!parser_.ParseAttrDict(&attrs)) return false;
   int given_byte = -1, legacy_msb = -1;  // thistogram's byte and isMSB, when given
@@ -172,6 +322,10 @@ bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high
       if (!HistByteAttr(e, attr, &given_byte, &legacy_msb)) return false;
       continue;
     }
+    if (e.key == "rounds" && text == ops::TextAttr::kRounds) {
+      if (!RoundsValue(parser_, e, attr)) return false;
+      continue;
+    }
     // TGATHER's mask-pattern form: #pto.mask_pattern<P0101> (PTOAS, the
     // page), or #pto<mask_pattern P0101>.
     if (e.key == "maskPattern" && text == ops::TextAttr::kMaskPattern) {
@@ -182,51 +336,28 @@ bool TileReader::ParseOpAttrs(const ops::OpDescriptor& op, int* attr, bool* high
       return parser_.Error(e.loc, std::string(op.mnemonic) +
                                       "'s maskPattern form takes one source, ins(%src, "
                                       "{maskPattern = ...} : T)");
-    const bool pow = text == ops::TextAttr::kPowPrecision;
-    if (e.key != "precisionType" || (!pow && text != ops::TextAttr::kDivPrecision))
-      return parser_.Error(e.loc,
-                           "unknown attribute '" + std::string(e.key) + "' for " + op.mnemonic);
-    const char* kind = pow ? "pow_precision" : "div_precision";
-    const std::string want_default = std::string("#pto<") + kind + " default>";
-    const std::string want_high = std::string("#pto<") + kind + " high_precision>";
-    if (e.value.text == want_default) {
-      *attr = 0;
-    } else if (e.value.text == want_high && pow && p_->profile == PTO_PROFILE_A2A3) {
-      // PTOAS's verifier: A2/A3 has no high-precision pow (the C API computes
-      // it as DEFAULT there, as the page says).
-      return parser_.Error(e.value.loc, "precisionType high_precision of " +
-                                            std::string(op.mnemonic) +
-                                            " is refused under A2A3 (PTOAS's rule" +
-                                            (op.attr == ops::AttrKind::kPowPrecision ? "" : ", as for tpow") +
-                                            "; leave it out or use default)");
-    } else if (e.value.text == want_high) {
-      // Division is correctly rounded either way: the attribute changes nothing there.
-      *attr = pow ? PTO_POW_HIGH_PRECISION : 0;
-    } else {
-      return parser_.Error(e.value.loc, "precisionType of " + std::string(op.mnemonic) + " is " +
-                                            want_default + " or " + want_high);
-    }
+    if (!PrecisionTypeValue(parser_, op, e, attr)) return false;
   }
   return true;
 }
 
 // TGATHER's compare form: {cmpMode = #pto<cmp gt>, offset = 7 : i32}
 // (PTOAS's defaults EQ and 0).
-bool TileReader::ParseGatherCompareAttrs(int* mode, int64_t* offset) {
+bool GatherCompareAttrs(Parser& parser, int* mode, int64_t* offset) {
   std::vector<AttrEntry> attrs;
-  if (!parser_.ParseAttrDict(&attrs)) return false;
+  if (!parser.ParseAttrDict(&attrs)) return false;
   for (const AttrEntry& e : attrs) {
     if (e.key == "cmpMode") {
       *mode = ConversionAttrValue(e.value.text, "cmp", kCmpModeNames);
       if (*mode < 0)
-        return parser_.Error(e.value.loc, "cmpMode of tgather is #pto<cmp NAME> or #pto.cmp<NAME>");
+        return parser.Error(e.value.loc, "cmpMode of tgather is #pto<cmp NAME> or #pto.cmp<NAME>");
       continue;
     }
     if (e.key == "offset" && e.value.kind == Tok::kInt) {
       *offset = strtoll(std::string(e.value.text).c_str(), nullptr, 0);
       continue;
     }
-    return parser_.Error(e.loc, e.key == "offset"
+    return parser.Error(e.loc, e.key == "offset"
                                     ? std::string("offset of tgather is an integer")
                                     : "unknown attribute '" + std::string(e.key) +
                                           "' for tgather's compare form");

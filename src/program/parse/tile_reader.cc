@@ -17,12 +17,64 @@ namespace {
 // A tile type's rows x cols, for messages.
 std::string ShapeText(const Type& t) { return std::to_string(t.rows) + "x" + std::to_string(t.cols); }
 
+// A tile the call needs and the text leaves out: a slot of its own in no
+// memory, never read or written.
+uint32_t NewScratch(Parser& parser, Type type, SourceLoc loc) {
+  const uint32_t slot = parser.NewTileSlot(type, loc, "");
+  parser.program()->tiles[slot].in_ub = false;
+  parser.program()->tiles[slot].used = true;
+  return slot;
+}
+
+// The tmp the call of `op` takes (on dst and the sources `ins`): the text's,
+// or a scratch where the call needs one the text leaves out ("lowering may
+// introduce internal scratch tiles").
+uint32_t CallTmp(Parser& parser, const ops::OpDescriptor& op, SourceLoc loc,
+                 const std::vector<uint32_t>& ins, uint32_t dst, uint32_t text_tmp) {
+  const Program& p = *parser.program();
+  const bool a2a3 = p.profile == PTO_PROFILE_A2A3;
+  // An OwnScratch row's tmp in text is PTOAS's, unused (tsel's): under A2A3
+  // the call gets a row of 8 UINT32 words, its mask words' scratch.
+  if (ops::HasTrait(op, PTO_TRAIT_OwnScratch)) {
+    if (!a2a3) return kNoSlot;
+    Type t = p.tiles[dst].type;
+    t.dtype = PTO_UINT32;
+    t.rows = 1, t.valid_rows = 1;
+    t.cols = 8, t.valid_cols = 8;
+    return NewScratch(parser, t, loc);
+  }
+  if (text_tmp != kNoSlot) return text_tmp;
+  // A ListScratch row's under A2A3 and A5, which merge into it: one row of
+  // the sources' declared cols together, of dst's dtype.
+  if (ops::HasTrait(op, PTO_TRAIT_ListScratch)) {
+    if (p.profile == PTO_PROFILE_HOST) return kNoSlot;
+    Type t = p.tiles[dst].type;
+    uint32_t cols = 0;
+    for (uint32_t source : ins)
+      if (source != kNoSlot) cols += p.tiles[source].type.cols;
+    t.rows = 1, t.valid_rows = 1;
+    t.cols = cols, t.valid_cols = cols;
+    return NewScratch(parser, t, loc);
+  }
+  // A2A3's row reductions and index reductions: one of src's type, the
+  // pages' safe default; so a SrcScratch row's (tquant's, PTOAS's).
+  if (a2a3 && (op.family == ops::Family::kRowReduce ||
+               ops::HasTrait(op, PTO_TRAIT_IndexDst | PTO_TRAIT_SrcScratch)))
+    return NewScratch(parser, p.tiles[ins[0]].type, loc);
+  // A required tmp ("an implementation aid, not an architecture-visible
+  // input"): one of dst's type.
+  if (op.tmp == ops::TmpRole::kRequired) return NewScratch(parser, p.tiles[dst].type, loc);
+  return kNoSlot;
+}
+
 }  // namespace
 
 bool TileReader::TextTmpAllowed(const ops::OpDescriptor& op) {
   // A TextTmp row's tmp (trsqrt's, PTOAS's for its high_precision path;
-  // tpows's, the page's A2A3 scratch) is accepted and unused.
-  return op.tmp != ops::TmpRole::kNone || ops::HasTrait(op, PTO_TRAIT_TextTmp);
+  // tpows's, the page's A2A3 scratch) is accepted and unused; a TmpOut
+  // row's is in outs( ), not among the inputs.
+  return !ops::HasTrait(op, PTO_TRAIT_TmpOut) &&
+         (op.tmp != ops::TmpRole::kNone || ops::HasTrait(op, PTO_TRAIT_TextTmp));
 }
 
 // The scalar of a Scalar-family operation comes after its sources (before
@@ -129,7 +181,7 @@ bool TileReader::ConversionAttr(SourceLoc loc, uint32_t src, uint32_t dst, int* 
 
 // The row's own rules on its text (PTOAS's verifier), beside its check.
 bool TileReader::TextRulesHold(const ops::OpDescriptor& op, SourceLoc loc,
-                               const std::vector<uint32_t>& ins, uint32_t dst,
+                               const std::vector<uint32_t>& ins, uint32_t dst, int attr,
                                const TextForm& form) {
   ops::TextOperands t{};
   const auto text_tile = [&](uint32_t slot) {
@@ -138,7 +190,11 @@ bool TileReader::TextRulesHold(const ops::OpDescriptor& op, SourceLoc loc,
                          type.box == Box::kNone && !type.col_major};
   };
   t.dst = text_tile(dst);
-  for (size_t k = 0; k < op.source_count && k < ins.size(); ++k) t.sources[k] = text_tile(ins[k]);
+  for (size_t k = 0; k < op.source_count && k < ins.size() && ins[k] != kNoSlot; ++k) {
+    t.sources[k] = text_tile(ins[k]);
+    t.sources_given = static_cast<uint8_t>(k + 1);
+  }
+  t.attr = attr;
   t.tmp_given = form.tmp_given;
   if (form.tmp_slot != kNoSlot) t.tmp = text_tile(form.tmp_slot);
   t.dps_form = form.dps;
@@ -152,11 +208,12 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
                             const std::vector<uint32_t>& ins, uint32_t dst, int attr,
                             const Instr& scalar, const TextForm& form, const ValueResult* value) {
   // A cube tile (or a boxed vec tile) on either side: one of the cube's
-  // moves, or an error.
+  // moves, or an error. (An Aux destination's are the row's check's.)
   const auto boxed = [](const Type& t) { return t.IsCube() || t.IsBoxedVec(); };
+  const size_t aux = static_cast<size_t>(ops::AuxCount(op));
   const bool cube = (dst != kNoSlot && boxed(p_->tiles[dst].type)) ||
                     (!ins.empty() && boxed(p_->tiles[ins[0]].type)) ||
-                    (ins.size() > 1 && ins[1] != kNoSlot && boxed(p_->tiles[ins[1]].type));
+                    (ins.size() > 1 + aux && ins[1] != kNoSlot && boxed(p_->tiles[ins[1]].type));
   if (ops::HasTrait(op, PTO_TRAIT_Fixpipe) && ins.size() == 2)
     return parser_.cube().EmitFixpipeMove(op, loc, ins[0], ins[1], dst, scalar);
   if (cube) return parser_.cube().EmitCubeMove(op, loc, ins.empty() ? dst : ins[0], dst, scalar);
@@ -165,9 +222,10 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   in.scalar_is_float = scalar.scalar_is_float;
   in.index_regs[0] = scalar.index_regs[0];
   in.index_regs[1] = scalar.index_regs[1];
-  // A table's view and dtype (a Table or TableDst row).
+  // A table's view and dtype (a Table or TableDst row); the words' registers.
   in.b = scalar.b;
   in.d = scalar.d;
+  in.extra = scalar.extra;
   // Offsets are known when the instruction runs, a ValuesAtRun row's values
   // (tgather's indices) are read then, as a table in memory is (its view's
   // extent): their rules are checked then, with the tile rules again.
@@ -201,29 +259,20 @@ bool TileReader::EmitTileOp(const ops::OpDescriptor& op, SourceLoc loc,
   in.op = &op;
   in.attr = attr;
   in.slot[Role::kDst] = dst;
-  for (size_t k = 0; k < op.source_count; ++k) in.slot[Role::kSrc0 + k] = ins[k];
-  if (ins.size() > op.source_count && op.tmp != ops::TmpRole::kNone)
-    in.slot[Role::kTmp] = ins[op.source_count];
-  if (op.text_rules != nullptr && !TextRulesHold(op, loc, ins, dst, form)) return false;
-  // A2A3's row reductions and index reductions need a tmp the sync form
-  // leaves out ("lowering may introduce internal scratch tiles"): one of
-  // src's type, the pages' safe default.
-  const bool row_scratch =
-      (op.family == ops::Family::kRowReduce || ops::HasTrait(op, PTO_TRAIT_IndexDst)) &&
-      p_->profile == PTO_PROFILE_A2A3;
-  if (in.slot[Role::kTmp] == kNoSlot && row_scratch) {
-    in.slot[Role::kTmp] = parser_.NewTileSlot(p_->tiles[ins[0]].type, loc, "");
-    p_->tiles[in.slot[Role::kTmp]].in_ub = false;
-    p_->tiles[in.slot[Role::kTmp]].used = true;
-  }
-  if (in.slot[Role::kTmp] == kNoSlot && op.tmp == ops::TmpRole::kRequired) {
-    // The text leaves tmp out ("an implementation aid, not an
-    // architecture-visible input"): a tile the C call needs and never reads.
-    Type t = p_->tiles[dst].type;
-    in.slot[Role::kTmp] = parser_.NewTileSlot(t, loc, "");
-    p_->tiles[in.slot[Role::kTmp]].in_ub = false;
-    p_->tiles[in.slot[Role::kTmp]].used = true;
-  }
+  // The sources, then the Aux destinations in the source slots after them
+  // (WithTiles).
+  for (size_t k = 0; k < op.source_count + aux; ++k) in.slot[Role::kSrc0 + k] = ins[k];
+  if (op.text_rules != nullptr && !TextRulesHold(op, loc, ins, dst, attr, form)) return false;
+  const uint32_t text_tmp =
+      ins.size() > op.source_count && op.tmp != ops::TmpRole::kNone ? ins[op.source_count] : kNoSlot;
+  // PTOAS derives a SrcScratch row's implicit tmp from src's valid shape,
+  // which it needs static.
+  if (ops::HasTrait(op, PTO_TRAIT_SrcScratch) && text_tmp == kNoSlot &&
+      p_->profile == PTO_PROFILE_A2A3 && p_->tiles[ins[0]].type.HasDynamicValid())
+    return parser_.Error(loc, parser_.op_name() +
+                                  " on A2A3 without a tmp needs src's valid shape static (PTOAS "
+                                  "derives the implicit tmp from it)");
+  in.slot[Role::kTmp] = CallTmp(parser_, op, loc, ins, dst, text_tmp);
   if (value != nullptr) {
     // The result's register (a), of the value's type: a float one, or an
     // integer one of its width (bits).
@@ -295,33 +344,43 @@ bool TileReader::ParseGatherAxis(int* attr) {
   return true;
 }
 
-// The sources, then optionally tmp: as many as the operation takes.
+// The sources (but OptionalSrc ones, which may be left out), then
+// optionally tmp: as many as the operation takes.
 bool TileReader::OperandCountFits(const Token& op, const ops::OpDescriptor& desc, size_t count,
                                   const char* what, size_t besides) {
+  const size_t fewest = size_t{desc.source_count} - desc.optional_sources;
   const size_t most = desc.source_count + (TextTmpAllowed(desc) ? 1 : 0);
-  if (count >= desc.source_count && count <= most) return true;
-  const size_t least = desc.source_count + besides;
-  return parser_.Error(op.loc, std::string(op.text) + " takes " + std::to_string(least) +
-                                   (most > desc.source_count ? " or " + std::to_string(most + besides)
-                                                             : std::string()) +
+  if (count >= fewest && count <= most) return true;
+  return parser_.Error(op.loc, std::string(op.text) + " takes " + std::to_string(fewest + besides) +
+                                   (most > fewest ? (most > fewest + 1 ? " to " : " or ") +
+                                                        std::to_string(most + besides)
+                                                  : std::string()) +
                                    " " + what + ", not " + std::to_string(count + besides));
 }
 
-// The tile slots of an operation's sources (read) and tmp (never read).
+// The tile slots of an operation's sources (read; kNoSlot for an OptionalSrc
+// one left out) and tmp (never read): the first `sources` names (at most
+// the row's sources) are sources.
 bool TileReader::UseOperands(const ops::OpDescriptor& desc, const std::vector<Token>& names,
                              const std::vector<Type>& types,
                              const std::vector<SourceLoc>& type_locs,
-                             std::vector<uint32_t>* slots) {
-  slots->resize(names.size());
+                             std::vector<uint32_t>* slots, size_t sources) {
+  sources = std::min({sources, names.size(), size_t{desc.source_count}});
+  slots->assign(std::max(names.size(), size_t{desc.source_count}), kNoSlot);
   for (size_t i = 0; i < names.size(); ++i) {
-    const Use use = i < desc.source_count ? Use::kRead : Use::kTmp;
-    if (!parser_.UseTile(names[i], types[i], type_locs[i], use, &(*slots)[i])) return false;
+    // A tmp after fewer sources goes after the sources' slots.
+    const size_t at = i < sources ? i : desc.source_count + (i - sources);
+    if (at >= slots->size()) slots->resize(at + 1, kNoSlot);
+    const Use use = i < sources ? Use::kRead : Use::kTmp;
+    if (!parser_.UseTile(names[i], types[i], type_locs[i], use, &(*slots)[at])) return false;
   }
+  slots->resize(desc.source_count + (names.size() - sources));
   return true;
 }
 
 // A DPS form's attributes after its outs( ): a dictionary, or isBinary's and
-// maskPattern's bare forms; then whether a MaskPattern row's pattern is given.
+// maskPattern's bare forms; then whether a MaskPattern row's pattern and a
+// required attribute (the quant_types: TextAttrDefault -1) are given.
 bool TileReader::ParseAttrsAfterOuts(const Token& op, const ops::OpDescriptor& desc, int* attr,
                                      bool* high_precision) {
   if (tok().Is('{') && !ParseOpAttrs(desc, attr, high_precision)) return false;
@@ -331,6 +390,7 @@ bool TileReader::ParseAttrsAfterOuts(const Token& op, const ops::OpDescriptor& d
   if (desc.attr == ops::AttrKind::kMaskPattern && tok().IsIdent("maskPattern") &&
       !ParseBareMaskPattern(attr))
     return false;
+  if (*attr < 0) return parser_.Error(op.loc, std::string(op.text) + " needs " + RequiredAttr(desc));
   return MaskPatternGiven(op, desc, *attr);
 }
 
@@ -346,8 +406,7 @@ void TileReader::ParseDpsTileOp(const Token& op, const ops::OpDescriptor& named_
   // PTOAS prints an operation's attributes inside ins( ) before the types
   // (tcolsum's `ins(%src, %tmp {isBinary = ...} : T, T)`, tcvt's
   // `ins(%src {rmode = ...} : T)`); after outs( ) is read too.
-  // thistogram's byte is 1 unless given (PTOAS's default).
-  int attr = ops::AttributeOf(named.attr).text == ops::TextAttr::kHistByte ? 1 : 0;
+  int attr = TextAttrDefault(named);
   if (tok().Is('{') && !ParseOpAttrs(named, &attr, &high_precision)) return;
   std::vector<Type> types;
   std::vector<SourceLoc> type_locs;
@@ -483,7 +542,7 @@ void TileReader::ParseGatherCompare(const Token& op, const ops::OpDescriptor& de
   if (!ParseTwoOuts(&dst_name, &dst_type, &dst_loc, &cdst_name, &cdst_type, &cdst_loc)) return;
   int mode = PTO_CMP_EQ;
   int64_t offset = 0;
-  if (tok().Is('{') && !ParseGatherCompareAttrs(&mode, &offset)) return;
+  if (tok().Is('{') && !GatherCompareAttrs(parser_, &mode, &offset)) return;
   uint32_t src, tmp, dst, cdst;
   if (!parser_.UseTile(names[0], types[0], locs[0], Use::kRead, &src) ||
       !parser_.UseTile(names[2], types[2], locs[2], Use::kTmp, &tmp) ||

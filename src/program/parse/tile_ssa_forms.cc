@@ -48,10 +48,12 @@ bool TileReader::ParseSharedTypes(const ops::OpDescriptor& desc, const std::vect
     types[i] = operand_type;
     type_locs[i] = operand_loc;
     // A WholeSrc row's one type is the result's (`%d = treshape %s : T`):
-    // the source's own type stands.
+    // the source's own type stands; so do a MaskSrc row's mask's and tmp's
+    // (`%d = tsel %m, %a, %b : T`).
     const Value* source = parser_.Lookup(names[i].text);
-    if (!arrow && ops::HasTrait(desc, PTO_TRAIT_WholeSrc) && source != nullptr)
-      types[i] = source->type;
+    const bool own = ops::HasTrait(desc, PTO_TRAIT_WholeSrc) ||
+                     (ops::HasTrait(desc, PTO_TRAIT_MaskSrc) && (i == 0 || i == desc.source_count));
+    if (!arrow && own && source != nullptr) types[i] = source->type;
   }
   // The offsets' own types stand (textract's `%src[%r, %c] : S -> T`).
   if (offsets > 0 && names.size() > desc.source_count) {

@@ -332,10 +332,6 @@ class Block {
   bool FastStep(const Instr& in);
   uint32_t FastRun(const Instr* code, uint32_t n, uint32_t pc);
   pto_status TileOp(const Instr& in);
-  pto_status Tsel(const Instr& in);
-  pto_status MrgSortLists(const Instr& in);
-  void Random(const Instr& in);
-  pto_status QuantMx(const Instr& in);
   pto_status MxZzMove(const Instr& in);
   pto_status LoopLimitError(const Instr& in);
   pto_status SyncAllError(const Instr& in);

@@ -202,8 +202,13 @@ pto_status Block::TileOp(const Instr& in) {
   with_tiles.attr = ops::AttrOf(*in.op, in.attr);
   with_tiles.scalar = scalar;
   with_tiles.sat = ops::SaturationOf(*in.op, in.attr);
+  with_tiles.text_flags = ops::TextFlagsOf(*in.op, in.attr);
   with_tiles.index[0] = index[0];
   with_tiles.index[1] = index[1];
+  // A row's words (trandom's key and counter): the registers' low 32 bits
+  // (an i32 and a ui32 of the same bits give the same words).
+  for (int k = 0; k < ops::WordCount(*in.op); ++k)
+    with_tiles.words[k] = static_cast<uint32_t>(ints_[p_.lists[in.extra + k]]);
   // A table in memory: its view's elements (in.b, of dtype in.d).
   if (ops::HasTrait(*in.op, PTO_TRAIT_Table)) {
     const pto_status status = TableOfView(in, &with_tiles.table);
@@ -215,11 +220,14 @@ pto_status Block::TileOp(const Instr& in) {
     with_tiles.out = &value;
   const ops::Operands o = WithMaskView(*in.op, with_tiles, &mask_view);
   if (in.check_at_run) {
-    if (tmp != nullptr && dst != nullptr && !p_.tiles[in.slot[Role::kTmp]].in_ub) {
+    if (tmp != nullptr && dst != nullptr && !p_.tiles[in.slot[Role::kTmp]].in_ub &&
+        !ops::HasTrait(*in.op, PTO_TRAIT_OwnScratch | PTO_TRAIT_ListScratch)) {
       tmp->valid_rows = dst->valid_rows;
       tmp->valid_cols = dst->valid_cols;
     }
-    const pto_status status = in.op->check(o, p_.profile);
+    ops::Operands checked = o;
+    WithDeclaredCols(p_, in, &checked);
+    const pto_status status = in.op->check(checked, p_.profile);
     if (status != PTO_OK) return Error(in, status, LastError());
   }
   // (A NoDst row's result is one value, whatever src's region.)
@@ -231,54 +239,6 @@ pto_status Block::TileOp(const Instr& in) {
     if (o.out != nullptr && in.sub != 0) floats_[in.a] = value;
     else if (o.out != nullptr) ints_[in.a] = Wrap(static_cast<uint64_t>(static_cast<int64_t>(value)), in.bits);
   }
-  return PTO_OK;
-}
-
-// trandom: the key and counter words are the registers' low 32 bits (an
-// i32 and a ui32 of the same bits give the same stream).
-void Block::Random(const Instr& in) {
-  ops::RandomKey k;
-  uint32_t words[6];
-  for (size_t i = 0; i < 6; ++i)
-    words[i] = static_cast<uint32_t>(ints_[p_.lists[in.extra + i]]);
-  k.key[0] = words[0];
-  k.key[1] = words[1];
-  for (size_t i = 0; i < 4; ++i) k.counter[i] = words[2 + i];
-  k.rounds = static_cast<uint32_t>(in.imm);
-  ops::RunTrandom(&tiles_[in.a], k);
-}
-
-pto_status Block::Tsel(const Instr& in) {
-  pto_tile mask = MaskView(tiles_[in.mask]);
-  const ops::Operands o = TselOperands(in, tiles_, &mask);
-  if (in.check_at_run) {
-    const pto_status status = in.op->check(o, p_.profile);
-    if (status != PTO_OK) return Error(in, status, LastError());
-  }
-  in.op->run(o, p_.profile);
-  return PTO_OK;
-}
-
-// tmrgsort's multi-list form; the counts it reports are not kept (the
-// text's executed operand is an SSA value the instruction cannot change).
-pto_status Block::MrgSortLists(const Instr& in) {
-  const ops::MrgSortLists o = MrgSortListsOf(p_, in, tiles_);
-  if (in.check_at_run) {
-    const pto_status status = ops::CheckTMrgSortLists(o, p_.profile);
-    if (status != PTO_OK) return Error(in, status, LastError());
-  }
-  ops::RunTMrgSortLists(o, nullptr);
-  return PTO_OK;
-}
-
-// tquant.mx: its rules again where a valid region is known only now.
-pto_status Block::QuantMx(const Instr& in) {
-  const ops::MxQuant q = MxQuantOf(in, tiles_);
-  if (in.check_at_run) {
-    const pto_status status = ops::CheckTQuantMx(q, p_.profile);
-    if (status != PTO_OK) return Error(in, status, LastError());
-  }
-  ops::RunTQuantMx(q);
   return PTO_OK;
 }
 
@@ -390,11 +350,7 @@ pto_status Block::ExecuteOther(const Instr& in, uint32_t block, uint32_t blocks)
   switch (in.code) {
     case Code::kMakeView: status = MakeView(in); break;
     case Code::kSetValid: status = SetValid(in); break;
-    case Code::kTsel: status = Tsel(in); break;
-    case Code::kMrgSortLists: status = MrgSortLists(in); break;
-    case Code::kQuantMx: status = QuantMx(in); break;
     case Code::kMxZzMove: status = MxZzMove(in); break;
-    case Code::kRandom: Random(in); break;
     case Code::kTileCopy: CopyTile(in, tiles_.data()); break;
     case Code::kNop:
       if (in.sub == 1 && blocks > 1) status = SyncAllError(in);

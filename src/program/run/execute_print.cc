@@ -136,13 +136,9 @@ void Block::PrintTile(uint32_t slot, SourceLoc loc, const std::string& what, uin
 
 uint32_t Block::WrittenTile(const Instr& in, const char** name) const {
   switch (in.code) {
-    case Code::kTileOp: *name = in.op->mnemonic; return in.slot[Role::kDst];
+    case Code::kTileOp: *name = ops::TextRow(*in.op).mnemonic; return in.slot[Role::kDst];
     case Code::kLoad: *name = "tload"; return in.a;
     case Code::kStore: *name = "tstore"; return in.a;
-    case Code::kTsel: *name = "tsel"; return in.slot[Role::kDst];
-    case Code::kMrgSortLists: *name = "tmrgsort"; return in.slot[Role::kDst];
-    case Code::kRandom: *name = "trandom"; return in.a;
-    case Code::kQuantMx: *name = "tquant.mx"; return in.slot[Role::kDst];
     case Code::kMxZzMove: *name = "tmov"; return in.a;
     case Code::kTileCopy: *name = "a carried tile"; return in.a;
     case Code::kCubeMove:

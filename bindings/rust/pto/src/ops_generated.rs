@@ -2341,6 +2341,8 @@ pub fn tmatmul_mx_hif4(
 ///
 /// `tmp` is an optional scratch tile (`None` for none; a profile may
 /// require it).
+///
+/// `offset` may be `None` (not given).
 pub fn tquant(
     dst: &mut impl Operand,
     src: impl Source,

@@ -2662,6 +2662,7 @@ public final class Pto {
      * <p>dst's dtypes: HOST INT8, UINT8; A2A3 INT8, UINT8; A5 INT8, UINT8.
      * <p>{@code tmp} is an optional scratch tile ({@code null} for none; a profile may
      * require it).
+     * <p>{@code offset} may be {@code null} (not given).
      */
     public static void tquant(Tile dst, Tile src, Tile scale, Tile offset, Tile tmp) {
         try {
