@@ -75,10 +75,11 @@ struct Operands {
   // A program's options its row's C function has not, from the text (0 from
   // the C functions): tquant_mx's interleave = true, 1 (ops::MxQuant).
   int text_flags = 0;
-  // A program's sources' and tmp's cols as their types declare them (a
-  // subview's window, where the tile's cols are its parent's row pitch);
-  // 0, as from the C functions: the tiles' own (tmrgsort_lists's A5 rule).
-  uint32_t declared_cols[5] = {};
+  // A program's sources' (src0 .. src3, a program's four source slots) and
+  // tmp's cols as their types declare them (a subview's window, where the
+  // tile's cols are its parent's row pitch); 0, as from the C functions: the
+  // tiles' own (tmrgsort_lists's A5 rule).
+  uint32_t declared_cols[4] = {};
   uint32_t declared_tmp_cols = 0;
 };
 // Every C function clears one on its stack; up to 256 bytes GCC does that

@@ -111,6 +111,10 @@ class Parser {
   Program* program() const { return p_; }
   // The operation being read, as the text names it (pto.tquant.mx).
   const std::string& op_name() const { return op_name_; }
+  // The same without its "pto." prefix (tmrgsort), for messages.
+  std::string bare_op_name() const {
+    return op_name_.compare(0, 4, "pto.") == 0 ? op_name_.substr(4) : op_name_;
+  }
   const Token& tok() const { return tok_; }
   bool ok() const { return status_ == PTO_OK; }
   void Advance();

@@ -149,8 +149,7 @@ bool MxQuantAttrs(Parser& parser, int* attr) {
 // tmrgsort's lists' {exhausted = true|false} (PTOAS's BoolAttr, default
 // false).
 bool ExhaustedAttrs(Parser& parser, int* attr) {
-  std::string name = parser.op_name();
-  if (name.substr(0, 4) == "pto.") name = name.substr(4);
+  const std::string name = parser.bare_op_name();
   std::vector<AttrEntry> attrs;
   if (!parser.ParseAttrDict(&attrs)) return false;
   for (const AttrEntry& e : attrs) {

@@ -60,8 +60,7 @@ Type CountsType() {
 // A row's counts in text (executed, the one Counts argument): of type
 // vector<4xi16>; in outs( ) (name non-null) an existing value.
 bool CountsHold(Parser& parser, const Type& type, SourceLoc loc, const Token* name) {
-  std::string text = parser.op_name();
-  if (text.substr(0, 4) == "pto.") text = text.substr(4);
+  const std::string text = parser.bare_op_name();
   if (!SameType(type, CountsType()))
     return parser.Error(loc, text + "'s executed is a vector<4xi16>, not " + TypeString(type));
   if (name == nullptr) return true;
