@@ -113,11 +113,13 @@ HWY_INLINE void StoreQuad(D d, T* dst, size_t ldd, size_t second, V c00, V c01, 
 
 // kRows (1 to 8) rows x kVecs (1 or 2) vectors of dst: the chains over every
 // k, seeded by dst's values there (row r's vectors at dst + r ldd and
-// `second` elements further); b's k-th row at b + k ldb (a packed strip has
-// ldb = its two vectors).
+// `second` elements further); a(r, k) at a + r lda + k ka (a row-major
+// block: ka = 1; an interleaved one, each k's rows side by side: lda = 1,
+// ka = kRows); b's k-th row at b + k ldb (a packed strip has ldb = its two
+// vectors).
 template <size_t kRows, size_t kVecs, class D, typename T>
 HWY_INLINE void Block(D d, size_t k_count, T* dst, size_t ldd, size_t second, const T* a,
-                      size_t lda, const T* b, size_t ldb) {
+                      size_t lda, const T* b, size_t ldb, size_t ka = 1) {
   static_assert(kRows >= 1 && kRows <= 8 && kVecs >= 1 && kVecs <= 2, "an 8 x 2 block at most");
   constexpr size_t kLow = kRows < 4 ? kRows : 4, kHigh = kRows - kLow;
   const size_t lanes = hn::Lanes(d);
@@ -131,9 +133,9 @@ HWY_INLINE void Block(D d, size_t k_count, T* dst, size_t ldd, size_t second, co
     const T* bk = b + k * ldb;
     const hn::Vec<D> b0 = hn::LoadU(d, bk);
     const hn::Vec<D> b1 = LoadIf<(kVecs > 1)>(d, bk, lanes);
-    StepQuad<kLow, kVecs>(d, a + k, lda, b0, b1, c00, c01, c10, c11, c20, c21, c30, c31);
-    StepQuad<kHigh, kVecs>(d, a + high * lda + k, lda, b0, b1, c40, c41, c50, c51, c60, c61, c70,
-                           c71);
+    StepQuad<kLow, kVecs>(d, a + k * ka, lda, b0, b1, c00, c01, c10, c11, c20, c21, c30, c31);
+    StepQuad<kHigh, kVecs>(d, a + high * lda + k * ka, lda, b0, b1, c40, c41, c50, c51, c60, c61,
+                           c70, c71);
   }
   StoreQuad<kLow, kVecs>(d, dst, ldd, second, c00, c01, c10, c11, c20, c21, c30, c31);
   StoreQuad<kHigh, kVecs>(d, dst + high * ldd, ldd, second, c40, c41, c50, c51, c60, c61, c70,
@@ -203,14 +205,45 @@ HWY_INLINE void PackLastStrip(D d, size_t k_count, const TB* b, size_t ldb, size
   }
 }
 
+// The rows of the register block from row i of a (m x k_count) for
+// Block: a row-major block (row stride lda), or with kInterleaved one whose
+// blocks of BlockRows() rows (the last one's kRows) are each interleaved,
+// block after block (InterleaveRows).
+template <bool kInterleaved, size_t kRows, class D, typename T>
+HWY_INLINE void RowBlock(D d, size_t k_count, T* dst, size_t ldd, size_t second, const T* a,
+                         size_t lda, size_t i, const T* strip, size_t width) {
+  if constexpr (kInterleaved) {
+    Block<kRows, 2>(d, k_count, dst, ldd, second, a + i * k_count, 1, strip, width, kRows);
+  } else {
+    Block<kRows, 2>(d, k_count, dst, ldd, second, a + i * lda, lda, strip, width);
+  }
+}
+
+// Every row block of a (m rows; RowBlock's) over the padded strip of dst's
+// last `cols` columns (fewer than two vectors), on a copy of their rows of
+// dst whose padding is dropped: the same chains for the columns that exist.
+template <bool kInterleaved = false, class D, typename T>
+HWY_INLINE void LastStripRows(D d, size_t m, size_t k_count, size_t cols, T* dst, size_t ldd,
+                              const T* a, size_t lda, const T* strip) {
+  const size_t width = 2 * hn::Lanes(d);
+  constexpr size_t kMaxWidth = 2 * HWY_MAX_BYTES / sizeof(T);
+  HWY_ALIGN T seeds[BlockRows() * kMaxWidth] = {};
+  ForRowBlocks<BlockRows()>(m, [&](auto rows, size_t i) {
+    constexpr size_t kRows = decltype(rows)::value;
+    T* out = dst + i * ldd;
+    for (size_t r = 0; r < kRows; ++r) memcpy(seeds + r * width, out + r * ldd, cols * sizeof(T));
+    RowBlock<kInterleaved, kRows>(d, k_count, seeds, width, width / 2, a, lda, i, strip, width);
+    for (size_t r = 0; r < kRows; ++r) memcpy(out + r * ldd, seeds + r * width, cols * sizeof(T));
+  });
+}
+
 // dst (m x n, row stride ldd, holding the seeds) = the chains over k of the
 // rows of a (m x k_count, k_count <= kStripK) and b (k_count x n), all of
 // element type T. Each two vectors' worth of b's columns are packed into a
 // strip, which every row block of a then reads front to back (b's rows are
 // a page or more apart in a large matrix: read in place, each k of a column
-// block would be another page). The last columns, fewer than two vectors,
-// run as a whole strip padded with zeros, on a copy of their rows of dst
-// whose padding is dropped: the same chains for the columns that exist.
+// block would be another page); the last columns, fewer than two vectors,
+// as LastStripRows.
 template <typename T, typename TB = T>
 void MatmulPanel(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T* a, size_t lda,
                  const TB* b, size_t ldb) {
@@ -243,16 +276,8 @@ void MatmulPanel(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T
     });
   }
   if (j == n) return;
-  const size_t cols = n - j;
-  PackLastStrip(d, k_count, b + j, ldb, cols, strip);
-  HWY_ALIGN T seeds[BlockRows() * kMaxWidth] = {};
-  ForRowBlocks<BlockRows()>(m, [&](auto rows, size_t i) {
-    constexpr size_t kRows = decltype(rows)::value;
-    T* out = dst + i * ldd + j;
-    for (size_t r = 0; r < kRows; ++r) memcpy(seeds + r * width, out + r * ldd, cols * sizeof(T));
-    Block<kRows, 2>(d, k_count, seeds, width, width / 2, a + i * lda, lda, strip, width);
-    for (size_t r = 0; r < kRows; ++r) memcpy(out + r * ldd, seeds + r * width, cols * sizeof(T));
-  });
+  PackLastStrip(d, k_count, b + j, ldb, n - j, strip);
+  LastStripRows(d, m, k_count, n - j, dst + j, ldd, a, lda, strip);
 }
 
 }  // namespace HWY_NAMESPACE

@@ -37,10 +37,13 @@ namespace pto::kernels {
 // The thread's buffer of kMatmulPackBytes for the packed blocks of the large
 // products (MatmulPacked), or NULL where it cannot be had (those products
 // then run on the tiles in place: the same chains).
-constexpr size_t kMatmulPackBytes = size_t{256} * (256 + 256) * 4;  // kChunkM x (kPanelN + kStripK)
+// kPackM x (kPackN + kStripK) + kPackK x kPackN float32 elements: 5 MiB.
+constexpr size_t kMatmulPackBytes = (size_t{256} * (512 + 256) + size_t{2048} * 512) * 4;
 void* MatmulPackBuffer();
 }  // namespace pto::kernels
 #endif  // PTO_KERNELS_MATMUL_PACK_BUFFER_
+
+#include "src/kernels/matmul-packed-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace pto {
@@ -127,56 +130,6 @@ HWY_INLINE void WidenRows(D d, size_t rows, size_t cols, const TB* a, size_t lda
     HWY_ALIGN float wide[HWY_MAX_BYTES / sizeof(float)];
     hn::Store(LoadAs(d, rest), d, wide);
     memcpy(out + c, wide, (cols - c) * sizeof(float));
-  }
-}
-
-// dst = the chains of a and b, whose elements are T's or FLOAT16 / BFLOAT16
-// ones for float32 chains (TS). One row of a streams b (GemvStream); else
-// the cache blocks above, a's narrow elements widened first a block of
-// kNarrowRows x kStripK at a time.
-// rows x cols elements from `from` (row stride ld_from) to `to` (row stride
-// ld_to): the copies in and out of the packed blocks, exact.
-template <typename T>
-HWY_INLINE void CopyRows(size_t rows, size_t cols, const T* from, size_t ld_from, T* to,
-                         size_t ld_to) {
-  for (size_t r = 0; r < rows; ++r) memcpy(to + r * ld_to, from + r * ld_from, cols * sizeof(T));
-}
-
-// The cache blocks above on packed copies, for float32 products of at
-// least kPackRows rows and more than one panel of k (with one, dst is read
-// and written once a strip in place too, and the copies cost more than they
-// save: 16 x 128 x 256 took 1.3x as long packed): each
-// block of kChunkM rows x kPanelN columns of dst is copied into a
-// contiguous block (rows kPanelN elements apart) for the whole of k, and
-// its rows of a likewise a panel of kStripK k at a time (rows kStripK
-// apart), the two 512 KiB in all, in the second-level cache (2 MiB a core on
-// the Xeons of docs/performance.md). A large matrix's rows lie a multiple of 4 KiB apart (1024 or
-// 4096 float32 columns), which maps the eight rows of a register block, and
-// every eighth to thirty-second row of a cache block, to the same sets of
-// the first- and second-level caches: in place, a's and dst's rows evict
-// each other and b's strip. The copies are exact and the panels of k still
-// run in order, so every chain is the plain loop's.
-constexpr size_t kPackRows = 16;
-static_assert(kChunkM * (kPanelN + kStripK) * 4 <= kernels::kMatmulPackBytes, "packed blocks");
-
-void MatmulPacked(size_t m, size_t k_count, size_t n, float* dst, size_t ldd, const float* a,
-                  size_t lda, const float* b, size_t ldb, float* packed) {
-  float* const dst_block = packed;
-  float* const a_block = packed + kChunkM * kPanelN;
-  for (size_t j = 0; j < n; j += kPanelN) {
-    const size_t nc = n - j < kPanelN ? n - j : kPanelN;
-    for (size_t i = 0; i < m; i += kChunkM) {
-      const size_t mc = m - i < kChunkM ? m - i : kChunkM;
-      float* out = dst + i * ldd + j;
-      CopyRows(mc, nc, out, ldd, dst_block, kPanelN);
-      for (size_t k = 0; k < k_count; k += kStripK) {
-        const size_t kc = k_count - k < kStripK ? k_count - k : kStripK;
-        CopyRows(mc, kc, a + i * lda + k, lda, a_block, kStripK);
-        MatmulPanel<float>(mc, kc, nc, dst_block, kPanelN, a_block, kStripK, b + k * ldb + j,
-                           ldb);
-      }
-      CopyRows(mc, nc, dst_block, kPanelN, out, ldd);
-    }
   }
 }
 

@@ -244,10 +244,10 @@ void TestBuffersAndPlacedTiles(void**) {
 // keeps. Where that allocation fails, the product runs on the tiles in
 // place: it still succeeds, with the same bits. Each run is on a thread of
 // its own, so that the buffer is allocated (or refused) there.
-void TestMatmulPackBuffer(void**) {
-  // Two chunks of rows (512), two panels of k and of columns (256), row and
-  // lane tails, padded strides.
-  const uint32_t m = 520, k = 300, n = 270, pad = 3;
+// The product of shape `shape` (m, k, n) with row and column padding, once
+// on the packed blocks and once where the buffer is refused: the same bits.
+void CheckPackedAgainstInPlace(const uint32_t shape[3]) {
+  const uint32_t m = shape[0], k = shape[1], n = shape[2], pad = 3;
   pto_tile *a = nullptr, *b = nullptr, *packed = nullptr, *in_place = nullptr;
   assert_int_equal(pto_tile_create(PTO_FLOAT32, m + pad, k + pad, &a), PTO_OK);
   assert_int_equal(pto_tile_create(PTO_FLOAT32, k + pad, n + pad, &b), PTO_OK);
@@ -281,6 +281,20 @@ void TestMatmulPackBuffer(void**) {
   run_on_new_thread(in_place, 1);
   assert_true(Bytes(packed) == Bytes(in_place));
   for (pto_tile* t : {a, b, packed, in_place}) pto_tile_destroy(t);
+}
+
+// A float32 product of 16 rows or more and more than 256 k takes its packed
+// blocks from a buffer the thread allocates at its first such product and
+// keeps. Where that allocation fails, the product runs on the tiles in
+// place: it still succeeds, with the same bits. Each run is on a thread of
+// its own, so that the buffer is allocated (or refused) there.
+void TestMatmulPackBuffer(void**) {
+  // Three blocks of rows (256 each), two panels of k (256), row and lane
+  // tails; then two of b's packed panels of k (2048) and of columns (512),
+  // the second panel's last strip padded.
+  const uint32_t rows[3] = {520, 300, 270}, panels[3] = {20, 2100, 530};
+  CheckPackedAgainstInPlace(rows);
+  CheckPackedAgainstInPlace(panels);
 }
 
 }  // namespace
