@@ -83,9 +83,9 @@ struct Operands {
   uint32_t declared_tmp_cols = 0;
 };
 // Every C function clears one on its stack; up to 256 bytes GCC does that
-// with unrolled stores (src/meson.build's call-path flags), beyond with a
+// with 16-byte vector stores (src/meson.build's call-path flags), beyond with a
 // call to memset, a good part of a 1x1 call's time.
-static_assert(sizeof(Operands) <= 256, "ops::Operands outgrew the call path's unrolled clear");
+static_assert(sizeof(Operands) <= 256, "ops::Operands outgrew the call path's inline clear");
 
 // How many counts a Counts argument holds (tmrgsort_lists's executed[4]).
 constexpr int kCounts = 4;
