@@ -18,7 +18,7 @@
  *   Table(name)        a table in the caller's memory that the row reads
  *                      (mgather's): three C parameters, `const void *name`,
  *                      `size_t name_elements` and `pto_dtype name_dtype`
- *                      (Operands::table), in its place among the tiles; the
+ *                      (OperandsExt::table), in its place among the tiles; the
  *                      row's flag PTO_TRAIT_Table
  *   TableDst(name)     a table in the caller's memory that the row writes
  *                      (mscatter's), in dst's place first: `void *name` and
@@ -27,11 +27,11 @@
  *   Words2(name)       two 32-bit words the row reads (trandom's key):
  *   Words4(name)       or four (its counter): `uint32_t name0`, `uint32_t
  *                      name1` ... after the tiles, before the attribute's
- *                      arguments, stored in order in Operands::words; the
+ *                      arguments, stored in order in OperandsExt::words; the
  *                      bindings take an array of that many words
  *   Aux(name)          a further destination the row writes in a shape of
  *                      its own (tquant_hif4's exp), after the sources in
- *                      tmp's place (no tmp with it): Operands::aux, in
+ *                      tmp's place (no tmp with it): OperandsExt::aux, in
  *                      order; the bindings take a writable tile
  *   OptionalAux(name)  one the C function lets be NULL, as Aux (its max,
  *                      scaling: not written then): the bindings' default
@@ -292,29 +292,42 @@
 #define PTO_OPERANDS_STORE_SrcOnly(name, position) o.src0 = name;
 /* The sources in order (a row with a Table among its tiles has a source
  * past its position's slot): source_slot_ counts them. */
-#define PTO_OPERANDS_STORE_Src(name, position) *pto::ops::SourceSlot(&o, source_slot_++) = name;
+#define PTO_OPERANDS_STORE_Src(name, position)            \
+  *pto::ops::SourceSlot(&o, &ext_, source_slot_) = name; \
+  uses_ext_ |= source_slot_++ >= 2;
 #define PTO_OPERANDS_STORE_Tmp(name, position) o.tmp = name;
 #define PTO_OPERANDS_STORE_OptionalTmp(name, position) o.tmp = name;
 #define PTO_OPERANDS_STORE_Dst1(name, position) o.tmp = name;
 #define PTO_OPERANDS_STORE_Table(name, position) \
-  o.table = {const_cast<void*>(name), name##_elements, pto::RawEnumValue(name##_dtype)};
+  ext_.table = {const_cast<void*>(name), name##_elements, pto::RawEnumValue(name##_dtype)}; \
+  uses_ext_ = true;
 #define PTO_OPERANDS_STORE_TableDst(name, position) \
-  o.table = {name, name##_elements, pto::RawEnumValue(name##_dtype)};
-/* The words in order (Operands::words; word_slot_ counts them). */
+  ext_.table = {name, name##_elements, pto::RawEnumValue(name##_dtype)}; \
+  uses_ext_ = true;
+/* The words in order (OperandsExt::words; word_slot_ counts them). */
 #define PTO_OPERANDS_STORE_Words2(name, position) \
-  o.words[word_slot_++] = name##0;                \
-  o.words[word_slot_++] = name##1;
+  ext_.words[word_slot_++] = name##0;             \
+  ext_.words[word_slot_++] = name##1;             \
+  uses_ext_ = true;
 #define PTO_OPERANDS_STORE_Words4(name, position) \
-  PTO_OPERANDS_STORE_Words2(name, position) o.words[word_slot_++] = name##2; \
-  o.words[word_slot_++] = name##3;
-/* The further destinations in order (Operands::aux; aux_slot_ counts them). */
-#define PTO_OPERANDS_STORE_Aux(name, position) o.aux[aux_slot_++] = name;
-#define PTO_OPERANDS_STORE_Config(pair, position) o.config = PTO_OPERANDS_CONFIG_NAME_ pair;
+  PTO_OPERANDS_STORE_Words2(name, position) ext_.words[word_slot_++] = name##2; \
+  ext_.words[word_slot_++] = name##3;
+/* The further destinations in order (OperandsExt::aux; aux_slot_ counts them). */
+#define PTO_OPERANDS_STORE_Aux(name, position) \
+  ext_.aux[aux_slot_++] = name;                \
+  uses_ext_ = true;
+#define PTO_OPERANDS_STORE_Config(pair, position) \
+  ext_.config = PTO_OPERANDS_CONFIG_NAME_ pair;   \
+  uses_ext_ = true;
 #define PTO_OPERANDS_STORE_ONE_(position, role, name) PTO_OPERANDS_STORE_##role(name, position)
-#define PTO_OPERANDS_STORE(list)                                 \
-  int source_slot_ = 0, word_slot_ = 0, aux_slot_ = 0;           \
+/* Operands past the first two sources and the further roles go into ext_
+ * (an ops::OperandsExt the C function declares), uses_ext_ set where the
+ * row has one: constant once inlined, so that a row without any clears no
+ * OperandsExt (the C function points o.ext at ext_ only where it is set). */
+#define PTO_OPERANDS_STORE(list)                                       \
+  int source_slot_ = 0, word_slot_ = 0, aux_slot_ = 0;                 \
   PTO_OPERANDS_EACH(PTO_OPERANDS_STORE_ONE_, list)(void) source_slot_; \
-  (void)word_slot_;                                              \
+  (void)word_slot_;                                                    \
   (void)aux_slot_;
 
 #endif /* PTO_OPERATION_OPERANDS_H_ */

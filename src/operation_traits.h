@@ -31,7 +31,7 @@
  * Traits. */
 #define PTO_TRAIT_NoDst (1u << 21)
 /* Set by a Table or TableDst operand: the row reads or writes a table in
- * the caller's memory (Operands::table), never written in Traits. */
+ * the caller's memory (OperandsExt::table), never written in Traits. */
 #define PTO_TRAIT_Table (1u << 22)
 #define PTO_TRAIT_NullsFirst (1u << 23)
 #define PTO_TRAIT_OwnScratch (1u << 24)

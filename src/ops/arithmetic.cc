@@ -385,7 +385,7 @@ namespace {
 pto_status CheckPartArg(const Operands& o, pto_profile profile, OpDtypes rule,
                         const char* c_function) {
   pto_tile *dst = o.dst, *dst_idx = o.tmp;
-  const pto_tile *src0 = o.src0, *src1 = o.src1, *idx0 = o.src2, *idx1 = o.src3;
+  const pto_tile *src0 = o.src0, *src1 = o.src1, *idx0 = o.ext->src2, *idx1 = o.ext->src3;
   Validator v(c_function);
   v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1);
   v.NotNull("src0_idx", idx0).NotNull("src1_idx", idx1).NotNull("dst_idx", dst_idx);
@@ -449,7 +449,7 @@ void RunPartArg(const Operands& o, pto_profile profile, bool largest) {
   kernels::PartArgTiles t{PlaneOf(o.dst),
                           PlaneOf(o.tmp),
                           {ConstPlaneOf(o.src0), ConstPlaneOf(o.src1)},
-                          {ConstPlaneOf(o.src2), ConstPlaneOf(o.src3)},
+                          {ConstPlaneOf(o.ext->src2), ConstPlaneOf(o.ext->src3)},
                           {o.src0->valid_rows, o.src1->valid_rows},
                           {o.src0->valid_cols, o.src1->valid_cols}};
   kernels::PartArg(largest, rule, o.dst->dtype, ElementBytes(o.tmp->dtype), o.dst->valid_rows,
@@ -558,7 +558,8 @@ bool TextRulesTRandom(const TextOperands& o, char* sentence, size_t size) {
 void RunTRandom(const Operands& o, pto_profile) {
   pto_tile* dst = o.dst;
   kernels::RandomPhilox(static_cast<uint32_t*>(dst->data), dst->cols, dst->valid_rows,
-                        dst->valid_cols, o.words, o.words + 2, static_cast<uint32_t>(o.attr));
+                        dst->valid_cols, o.ext->words, o.ext->words + 2,
+                        static_cast<uint32_t>(o.attr));
 }
 
 }  // namespace ops

@@ -222,14 +222,14 @@ pto_status CheckTSels(const Operands& o, pto_profile profile) {
 
 // tsel: src0 the mask, src1 and src2 the selected sources.
 pto_status CheckTSel(const Operands& o, pto_profile profile) {
-  return CheckTselRules(o.dst, o.src0, o.src1, o.src2, o.tmp, profile);
+  return CheckTselRules(o.dst, o.src0, o.src1, o.ext->src2, o.tmp, profile);
 }
 
 void RunTSel(const Operands& o, pto_profile) {
   pto_tile* dst = o.dst;
   if (ops::IsEmptyRegion(dst)) return;
   kernels::Select(dst->dtype, dst->valid_rows, dst->valid_cols, PlaneOf(dst), ConstPlaneOf(o.src0),
-                  ConstPlaneOf(o.src1), ConstPlaneOf(o.src2));
+                  ConstPlaneOf(o.src1), ConstPlaneOf(o.ext->src2));
 }
 
 void RunTSels(const Operands& o, pto_profile) {

@@ -290,7 +290,7 @@ void RunTConcat(const Operands& o, pto_profile) {
 
 pto_status CheckTConcatIdx(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
-  const pto_tile *src0 = o.src0, *src1 = o.src1, *idx0 = o.src2, *idx1 = o.src3;
+  const pto_tile *src0 = o.src0, *src1 = o.src1, *idx0 = o.ext->src2, *idx1 = o.ext->src3;
   Validator v("pto_tconcatidx");
   v.NotNull("dst", dst).NotNull("src0", src0).NotNull("src1", src1).NotNull("src0_idx", idx0)
       .NotNull("src1_idx", idx1);
@@ -332,14 +332,14 @@ pto_status CheckTConcatIdx(const Operands& o, pto_profile profile) {
 // [F-TCONCATIDX]).
 void RunTConcatIdx(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
-  const double unit = profile == PTO_PROFILE_HOST ? 1.0 : pto_dtype_size(o.src2->dtype);
+  const double unit = profile == PTO_PROFILE_HOST ? 1.0 : pto_dtype_size(o.ext->src2->dtype);
   const auto count = [unit](const pto_tile* idx, uint32_t row, uint32_t most) -> uint32_t {
     const double n = std::trunc(ElementValue(idx, static_cast<size_t>(row) * idx->cols) / unit);
     return n <= 0 ? 0u : n >= most ? most : static_cast<uint32_t>(n);
   };
   for (uint32_t r = 0; r < dst->valid_rows; ++r) {
-    const uint32_t n0 = count(o.src2, r, std::min(o.src0->valid_cols, dst->valid_cols));
-    const uint32_t n1 = count(o.src3, r, std::min(o.src1->valid_cols, dst->valid_cols - n0));
+    const uint32_t n0 = count(o.ext->src2, r, std::min(o.src0->valid_cols, dst->valid_cols));
+    const uint32_t n1 = count(o.ext->src3, r, std::min(o.src1->valid_cols, dst->valid_cols - n0));
     if (n0 != 0 && o.src0->data != dst->data)
       kernels::Copy(dst->dtype, 1, n0, Offset(dst, r, 0), Offset(o.src0, r, 0));
     if (n1 != 0) kernels::Copy(dst->dtype, 1, n1, Offset(dst, r, n0), Offset(o.src1, r, 0));

@@ -62,10 +62,10 @@ pto_status CheckTgetval(const pto_tile* src, size_t index, bool out_given, bool 
 // The row's check and run: src0 the tile, index[0] the offset, out the
 // result.
 pto_status CheckTGetVal(const Operands& o, pto_profile profile) {
-  return CheckTgetval(o.src0, o.index[0], o.out != nullptr, o.contents_known, profile);
+  return CheckTgetval(o.src0, o.index[0], o.ext->out != nullptr, o.contents_known, profile);
 }
 
-void RunTGetVal(const Operands& o, pto_profile) { *o.out = ElementValue(o.src0, o.index[0]); }
+void RunTGetVal(const Operands& o, pto_profile) { *o.ext->out = ElementValue(o.src0, o.index[0]); }
 
 namespace {
 template <typename T>

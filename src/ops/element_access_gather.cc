@@ -266,7 +266,7 @@ size_t GatherCmpScratchBytes(const pto_tile* src) {
 // asks nothing of tmp's size there.
 pto_status CheckTGatherCmp(const Operands& o, pto_profile profile) {
   pto_tile *dst = o.dst, *cdst = o.tmp;
-  const pto_tile *src = o.src0, *k = o.src1, *tmp = o.src2;
+  const pto_tile *src = o.src0, *k = o.src1, *tmp = o.ext->src2;
   const bool a2a3 = profile == PTO_PROFILE_A2A3, one_threshold = o.sat == 1;
   Validator v("pto_tgather_cmp");
   v.NotNull("dst", dst).NotNull("src", src).NotNull("cdst", cdst);

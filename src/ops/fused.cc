@@ -60,7 +60,7 @@ namespace {
 pto_status CheckSameShaped(const Operands& o, pto_profile profile, OpDtypes rule,
                            const char* c_function, int sources, bool scalar) {
   pto_tile* dst = o.dst;
-  const pto_tile* src[3] = {o.src0, o.src1, o.src2};
+  const pto_tile* src[3] = {o.src0, o.src1, o.ext->src2};
   static const char* const kNames[3] = {"src0", "src1", "src2"};
   Validator v(c_function);
   v.NotNull("dst", dst);
@@ -89,7 +89,7 @@ void RunTwoSteps(const Operands& o, TileKernel first, ScalarKernel first_scalar,
   constexpr size_t kChunk = 256;
   pto_tile* dst = o.dst;
   const pto_dtype dtype = dst->dtype;
-  const pto_tile* last = first_scalar != nullptr ? o.src1 : o.src2;
+  const pto_tile* last = first_scalar != nullptr ? o.src1 : o.ext->src2;
   const double value = first_scalar != nullptr ? kernels::ValueInDtype(dtype, o.scalar) : 0;
   alignas(64) unsigned char partial[kChunk * 8];
   const kernels::Plane scratch{partial, 0};

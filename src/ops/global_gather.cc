@@ -310,7 +310,7 @@ void RunGlobalScatter(const GlobalTable& table, const pto_tile* src, const pto_t
 // in bits 4-7), 0 from the C functions.
 namespace {
 GlobalTable WithOob(const Operands& o) {
-  GlobalTable t = o.table;
+  GlobalTable t = o.ext->table;
   t.oob = o.sat & 15;
   return t;
 }

@@ -242,11 +242,12 @@ pto_status ApplySetImg2colRpt(const pto_img2col_config* config) {
 // Img2colWindow attribute (Operands::index); its NULL operands are refused
 // before its placements (the row's NullsFirst trait).
 pto_status CheckTImg2col(const Operands& o, pto_profile profile) {
-  return CheckTimg2col(o.dst, o.src0, static_cast<const pto_img2col_config*>(o.config), profile);
+  return CheckTimg2col(o.dst, o.src0, static_cast<const pto_img2col_config*>(o.ext->config),
+                       profile);
 }
 
 void RunTImg2col(const Operands& o, pto_profile profile) {
-  RunTimg2col(o.dst, o.src0, *static_cast<const pto_img2col_config*>(o.config), registers,
+  RunTimg2col(o.dst, o.src0, *static_cast<const pto_img2col_config*>(o.ext->config), registers,
               static_cast<uint16_t>(o.index[0]), static_cast<uint16_t>(o.index[1]), profile);
 }
 

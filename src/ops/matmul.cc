@@ -118,7 +118,7 @@ bool InputsRounded(const Operands& o, pto_profile profile) {
 
 bool RowMajorOperands(const Operands& o) {
   return IsRowMajorFromData(o.dst) && IsRowMajorFromData(o.src0) && IsRowMajorFromData(o.src1) &&
-         (o.src2 == nullptr || IsRowMajorFromData(o.src2));
+         (o.ext->src2 == nullptr || IsRowMajorFromData(o.ext->src2));
 }
 
 size_t StagingBytes(const Operands& o) {
@@ -135,7 +135,7 @@ void CheckPlacements(Validator& v, const Operands& o, pto_profile profile, Seed 
                               {"b", PTO_LOC_RIGHT, PTO_LAYOUT_ZN},
                               {"dst", PTO_LOC_ACC, PTO_LAYOUT_NZ},
                               {"bias", PTO_LOC_BIAS, PTO_LAYOUT_ND}};
-  const pto_tile* operands[4] = {o.src0, o.src1, o.dst, o.src2};
+  const pto_tile* operands[4] = {o.src0, o.src1, o.dst, o.ext->src2};
   RequirePlaced(v, profile, wants, operands, seed == Seed::kBias ? 4 : 3);
 }
 
@@ -143,7 +143,7 @@ void CheckPlacements(Validator& v, const Operands& o, pto_profile profile, Seed 
 // Under A5, 8-bit floating sources too (Float8Sources) with dst FLOAT32.
 void CheckDtypesApart(Validator& v, const Operands& o, pto_profile profile, Seed seed) {
   pto_tile* dst = o.dst;
-  const pto_tile *a = o.src0, *b = o.src1, *bias = o.src2;
+  const pto_tile *a = o.src0, *b = o.src1, *bias = o.ext->src2;
   if (Float8Source(a->dtype) || Float8Source(b->dtype)) {
     v.Require(profile == PTO_PROFILE_A5, PTO_ERR_UNSUPPORTED_DTYPE,
               "(a %s; b %s): 8-bit floating sources are A5's (PTO_PROFILE_A5), not %s's",
@@ -179,10 +179,10 @@ void CheckDtypesApart(Validator& v, const Operands& o, pto_profile profile, Seed
 
 // bias: at least one valid row, dst's valid cols (its row 0 is read).
 void CheckBiasRow(Validator& v, const Operands& o) {
-  v.Require(o.src2->valid_rows >= 1 && o.src2->valid_cols == o.dst->valid_cols,
+  v.Require(o.ext->src2->valid_rows >= 1 && o.ext->src2->valid_cols == o.dst->valid_cols,
             PTO_ERR_SHAPE_MISMATCH,
             "bias valid region %ux%u is not one row (or more) of dst valid cols %u",
-            o.src2->valid_rows, o.src2->valid_cols, o.dst->valid_cols);
+            o.ext->src2->valid_rows, o.ext->src2->valid_cols, o.dst->valid_cols);
 }
 
 // Under A2A3 and A5, the mad's range of each valid dimension.
@@ -199,7 +199,7 @@ void CheckCubeRange(Validator& v, const Operands& o, pto_profile profile) {
 // shapes.
 void CheckMatmulShapes(Validator& v, const Operands& o, pto_profile profile, Seed seed) {
   pto_tile* dst = o.dst;
-  const pto_tile *a = o.src0, *b = o.src1, *bias = o.src2;
+  const pto_tile *a = o.src0, *b = o.src1, *bias = o.ext->src2;
   // M, K and N are a's valid rows, a's valid cols and b's valid cols in
   // both implementations (a2a3/ and a5/TMatmul.hpp read nothing else), which
   // leave these equalities unchecked: board-mode warnings under A2A3 and A5,
@@ -259,7 +259,7 @@ pto_status CheckMatmul(const Operands& o, pto_profile profile, const char* funct
                        Shape shape) {
   Validator v(function);
   v.NotNull("dst", o.dst).NotNull("a", o.src0).NotNull("b", o.src1);
-  if (seed == Seed::kBias) v.NotNull("bias", o.src2);
+  if (seed == Seed::kBias) v.NotNull("bias", o.ext->src2);
   if (!v.ok()) return v.status();
   if (profile != PTO_PROFILE_HOST && !o.cube_placements_checked)
     CheckPlacements(v, o, profile, seed);
@@ -286,7 +286,7 @@ void RunRowMajor(const Operands& o, Seed seed) {
   if (seed == Seed::kBias) {
     const size_t row_bytes = n * pto_dtype_size(dst->dtype);
     for (size_t i = 0; i < m; ++i)
-      memcpy(Offset(dst, static_cast<uint32_t>(i), 0).data, o.src2->data, row_bytes);
+      memcpy(Offset(dst, static_cast<uint32_t>(i), 0).data, o.ext->src2->data, row_bytes);
   }
   if (Float8Source(a->dtype))
     kernels::MatmulFloat8(a->dtype, o.src1->dtype, m, k, n, Offset(dst, 0, 0), Offset(a, 0, 0),
@@ -327,9 +327,9 @@ void RunOnCubeLayouts(const Operands& o, Seed seed) {
     FillRegion(acc, static_cast<char*>(dst->data), 0, 0, m, n, &zero, sizeof zero);
   } else if (seed == Seed::kBias) {
     for (uint32_t i = 0; i < m; ++i)
-      CopyRegion(acc, static_cast<char*>(dst->data), i, 0, TileLayout(o.src2),
-                 static_cast<const char*>(o.src2->data), o.src2->origin_row, o.src2->origin_col,
-                 1, n, sizeof(float));
+      CopyRegion(acc, static_cast<char*>(dst->data), i, 0, TileLayout(o.ext->src2),
+                 static_cast<const char*>(o.ext->src2->data), o.ext->src2->origin_row,
+                 o.ext->src2->origin_col, 1, n, sizeof(float));
   }
   const uint16_t* a_rows = static_cast<const uint16_t*>(a->data);
   size_t lda = a->cols;
@@ -363,9 +363,11 @@ void RunMatmul(const Operands& o, Seed seed, pto_profile profile) {
                                   r.ties_away);
   }
   pto_tile sd = Staged(dst, m, n, &next, seed != Seed::kDst);
-  const pto_tile sbias = seed == Seed::kBias ? Staged(o.src2, 1, n, &next, false) : pto_tile{};
+  const pto_tile sbias = seed == Seed::kBias ? Staged(o.ext->src2, 1, n, &next, false) : pto_tile{};
   Operands staged{&sd, &sa, &sb, nullptr, 0};
-  staged.src2 = seed == Seed::kBias ? &sbias : nullptr;
+  OperandsExt staged_ext;
+  staged_ext.src2 = seed == Seed::kBias ? &sbias : nullptr;
+  staged.ext = &staged_ext;
   RunRowMajor(staged, seed);
   CopyRegion(TileLayout(dst), static_cast<char*>(dst->data), dst->origin_row, dst->origin_col,
              RowMajorLayout(m, n), static_cast<const char*>(sd.data), 0, 0, m, n,

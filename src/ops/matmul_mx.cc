@@ -43,20 +43,20 @@ void CheckMxPlacements(Validator& v, const Operands& o, pto_profile profile) {
                               {"b", PTO_LOC_RIGHT, PTO_LAYOUT_ZN},
                               {"b_scale", PTO_LOC_SCALING, PTO_LAYOUT_NN},
                               {"dst", PTO_LOC_ACC, PTO_LAYOUT_NZ}};
-  const pto_tile* operands[5] = {o.src0, o.src1, o.src2, o.src3, o.dst};
+  const pto_tile* operands[5] = {o.src0, o.src1, o.ext->src2, o.ext->src3, o.dst};
   RequirePlaced(v, profile, wants, operands, 5);
   // The bias form's bias: a PTO_LOC_BIAS tile (pto-isa TMATMUL_MX.md "Bias
   // form": TileBias::Loc == TileType::Bias; such tiles are one row, as its
   // TileBias::Rows == 1 asks, by pto_tile_create_cube's rule).
-  if (o.src4 == nullptr) return;
+  if (o.ext->src4 == nullptr) return;
   const Placement bias = {"bias", PTO_LOC_BIAS, PTO_LAYOUT_ND};
-  RequirePlaced(v, profile, &bias, &o.src4, 1);
+  RequirePlaced(v, profile, &bias, &o.ext->src4, 1);
 }
 
 // dst FLOAT32 (no A2A3 form), a and b both FLOAT8 or both FLOAT4, the scales
 // FLOAT8_E8M0; then dst apart from every source.
 void CheckMxDtypesApart(Validator& v, const Operands& o, pto_profile profile) {
-  const pto_tile *a = o.src0, *as = o.src1, *b = o.src2, *bs = o.src3;
+  const pto_tile *a = o.src0, *as = o.src1, *b = o.ext->src2, *bs = o.ext->src3;
   v.DtypeAccepted(OpDtypes::kTMatmulMx, profile, "dst", o.dst)
       .Require((IsFp8(a->dtype) && IsFp8(b->dtype)) || (IsFp4(a->dtype) && IsFp4(b->dtype)),
                PTO_ERR_UNSUPPORTED_DTYPE,
@@ -68,10 +68,10 @@ void CheckMxDtypesApart(Validator& v, const Operands& o, pto_profile profile) {
       .Require(bs->dtype == PTO_FLOAT8_E8M0, PTO_ERR_UNSUPPORTED_DTYPE,
                "b_scale dtype %s is not FLOAT8_E8M0 (MX scales are e8m0 exponents)",
                DtypeName(bs->dtype));
-  if (o.src4 != nullptr) v.SameDtype("bias", o.src4, "dst", o.dst);
+  if (o.ext->src4 != nullptr) v.SameDtype("bias", o.ext->src4, "dst", o.dst);
   const char* names[5] = {"a", "a_scale", "b", "b_scale", "bias"};
-  const pto_tile* sources[5] = {a, as, b, bs, o.src4};
-  const int count = o.src4 != nullptr ? 5 : 4;
+  const pto_tile* sources[5] = {a, as, b, bs, o.ext->src4};
+  const int count = o.ext->src4 != nullptr ? 5 : 4;
   for (int i = 0; i < count; ++i) v.Distinct(names[i], sources[i], "dst", o.dst);
   for (int i = 0; i < count; ++i)
     v.Require(!ValidRegionsOverlap(sources[i], o.dst), PTO_ERR_ALIASING,
@@ -84,7 +84,7 @@ void CheckMxDtypesApart(Validator& v, const Operands& o, pto_profile profile) {
 // ceil(K/32), b_scale ceil(K/32) x N. Under A5 the cube's 1 to 4095 and
 // a's storage columns a multiple of 64 values (CheckMadMxValid's BASEK).
 void CheckMxShapes(Validator& v, const Operands& o, pto_profile profile, Shape shape) {
-  const pto_tile *a = o.src0, *as = o.src1, *b = o.src2, *bs = o.src3, *dst = o.dst;
+  const pto_tile *a = o.src0, *as = o.src1, *b = o.ext->src2, *bs = o.ext->src3, *dst = o.dst;
   const uint32_t m = a->valid_rows, k = a->valid_cols * PerByte(a->dtype);
   const uint32_t n = b->valid_cols * PerByte(b->dtype), blocks = (k + 31) / 32;
   if (shape == Shape::kGemv)
@@ -106,10 +106,10 @@ void CheckMxShapes(Validator& v, const Operands& o, pto_profile profile, Shape s
                "b_scale valid region %ux%u is not ceil(K/32) x N = %ux%u (one e8m0 scale per "
                "32 values of a column of b)",
                bs->valid_rows, bs->valid_cols, blocks, n);
-  if (o.src4 != nullptr)
-    v.Require(o.src4->valid_rows >= 1 && o.src4->valid_cols == n, PTO_ERR_SHAPE_MISMATCH,
+  if (o.ext->src4 != nullptr)
+    v.Require(o.ext->src4->valid_rows >= 1 && o.ext->src4->valid_cols == n, PTO_ERR_SHAPE_MISMATCH,
               "bias valid region %ux%u is not one row (or more) of N = %u valid cols",
-              o.src4->valid_rows, o.src4->valid_cols, n);
+              o.ext->src4->valid_rows, o.ext->src4->valid_cols, n);
   if (profile == PTO_PROFILE_HOST || !v.ok()) return;
   v.Require(a->cols * PerByte(a->dtype) % 64 == 0, PTO_ERR_SHAPE_MISMATCH,
             "under %s a's columns hold %u values, not a multiple of 64 (the MX cube takes K "
@@ -125,15 +125,16 @@ void CheckMxShapes(Validator& v, const Operands& o, pto_profile profile, Shape s
 
 bool RowMajorMx(const Operands& o) {
   return IsRowMajorFromData(o.dst) && IsRowMajorFromData(o.src0) &&
-         IsRowMajorFromData(o.src1) && IsRowMajorFromData(o.src2) && IsRowMajorFromData(o.src3) &&
-         (o.src4 == nullptr || IsRowMajorFromData(o.src4));
+         IsRowMajorFromData(o.src1) && IsRowMajorFromData(o.ext->src2) &&
+         IsRowMajorFromData(o.ext->src3) &&
+         (o.ext->src4 == nullptr || IsRowMajorFromData(o.ext->src4));
 }
 
 size_t StagingBytesMx(const Operands& o) {
   size_t bytes = StagedBytes(o.dst->dtype, o.dst->valid_rows, o.dst->valid_cols);
-  for (const pto_tile* t : {o.src0, o.src1, o.src2, o.src3})
+  for (const pto_tile* t : {o.src0, o.src1, o.ext->src2, o.ext->src3})
     bytes += StagedBytes(t->dtype, t->valid_rows, t->valid_cols);
-  if (o.src4 != nullptr) bytes += StagedBytes(o.src4->dtype, 1, o.src4->valid_cols);
+  if (o.ext->src4 != nullptr) bytes += StagedBytes(o.ext->src4->dtype, 1, o.ext->src4->valid_cols);
   return bytes;
 }
 
@@ -143,9 +144,9 @@ size_t StagingBytesMx(const Operands& o) {
 pto_status CheckMatmulMx(const Operands& o, pto_profile profile, const char* function,
                          Shape shape, Seed seed) {
   Validator v(function);
-  v.NotNull("dst", o.dst).NotNull("a", o.src0).NotNull("a_scale", o.src1).NotNull("b", o.src2)
-      .NotNull("b_scale", o.src3);
-  if (seed == Seed::kBias) v.NotNull("bias", o.src4);
+  v.NotNull("dst", o.dst).NotNull("a", o.src0).NotNull("a_scale", o.src1).NotNull("b", o.ext->src2)
+      .NotNull("b_scale", o.ext->src3);
+  if (seed == Seed::kBias) v.NotNull("bias", o.ext->src4);
   if (!v.ok()) return v.status();
   if (profile == PTO_PROFILE_A5 && !o.cube_placements_checked) CheckMxPlacements(v, o, profile);
   CheckMxDtypesApart(v, o, profile);
@@ -173,12 +174,14 @@ void RunRowMajorMx(const Operands& o, Seed seed, bool hif4) {
   }
   if (seed == Seed::kBias)
     for (size_t i = 0; i < m; ++i)
-      memcpy(Offset(dst, static_cast<uint32_t>(i), 0).data, o.src4->data, n * sizeof(float));
+      memcpy(Offset(dst, static_cast<uint32_t>(i), 0).data, o.ext->src4->data, n * sizeof(float));
   if (hif4)
     return kernels::MatmulMxHif4(m, k, n, Offset(dst, 0, 0), Offset(o.src0, 0, 0),
-                                 Offset(o.src1, 0, 0), Offset(o.src2, 0, 0), Offset(o.src3, 0, 0));
-  kernels::MatmulMx(o.src0->dtype, o.src2->dtype, m, k, n, Offset(dst, 0, 0), Offset(o.src0, 0, 0),
-                    Offset(o.src1, 0, 0), Offset(o.src2, 0, 0), Offset(o.src3, 0, 0));
+                                 Offset(o.src1, 0, 0), Offset(o.ext->src2, 0, 0),
+                                 Offset(o.ext->src3, 0, 0));
+  kernels::MatmulMx(o.src0->dtype, o.ext->src2->dtype, m, k, n, Offset(dst, 0, 0),
+                    Offset(o.src0, 0, 0), Offset(o.src1, 0, 0), Offset(o.ext->src2, 0, 0),
+                    Offset(o.ext->src3, 0, 0));
 }
 
 // The MX kernel (HiFloat4's with hif4) on any layouts: fractal operands
@@ -187,17 +190,19 @@ void RunMatmulMx(const Operands& o, Seed seed, bool hif4 = false) {
   if (RowMajorMx(o)) return RunRowMajorMx(o, seed, hif4);
   pto_tile* dst = o.dst;
   char* next = StagingStart();
-  const pto_tile* in[4] = {o.src0, o.src1, o.src2, o.src3};
+  const pto_tile* in[4] = {o.src0, o.src1, o.ext->src2, o.ext->src3};
   pto_tile staged[4];
   for (int i = 0; i < 4; ++i)
     staged[i] = Staged(in[i], in[i]->valid_rows, in[i]->valid_cols, &next, false);
   const uint32_t m = dst->valid_rows, n = dst->valid_cols;
   pto_tile sd = Staged(dst, m, n, &next, seed != Seed::kDst);
-  const pto_tile sbias = seed == Seed::kBias ? Staged(o.src4, 1, n, &next, false) : pto_tile{};
+  const pto_tile sbias = seed == Seed::kBias ? Staged(o.ext->src4, 1, n, &next, false) : pto_tile{};
   Operands s{&sd, &staged[0], &staged[1], nullptr, 0};
-  s.src2 = &staged[2];
-  s.src3 = &staged[3];
-  s.src4 = seed == Seed::kBias ? &sbias : nullptr;
+  OperandsExt s_ext;
+  s_ext.src2 = &staged[2];
+  s_ext.src3 = &staged[3];
+  s_ext.src4 = seed == Seed::kBias ? &sbias : nullptr;
+  s.ext = &s_ext;
   RunRowMajorMx(s, seed, hif4);
   CopyRegion(TileLayout(dst), static_cast<char*>(dst->data), dst->origin_row, dst->origin_col,
              RowMajorLayout(m, n), static_cast<const char*>(sd.data), 0, 0, m, n,
@@ -242,7 +247,7 @@ namespace {
 // dst FLOAT32, a and b FLOAT4_E1M2X2 codes, the scales UINT32 metadata words;
 // A2A3 and A5 have no HiFloat4 (pto-isa's A6 instruction).
 void CheckHif4DtypesApart(Validator& v, const Operands& o, pto_profile profile) {
-  const pto_tile *a = o.src0, *as = o.src1, *b = o.src2, *bs = o.src3;
+  const pto_tile *a = o.src0, *as = o.src1, *b = o.ext->src2, *bs = o.ext->src3;
   v.Require(profile == PTO_PROFILE_HOST, PTO_ERR_UNSUPPORTED_DTYPE,
             "%s has no HiFloat4 matrix multiply (TMATMUL_MX_HIF4 is pto-isa's A6 instruction; "
             "PTO_PROFILE_HOST computes it)",
@@ -271,7 +276,7 @@ void CheckHif4DtypesApart(Validator& v, const Operands& o, pto_profile profile) 
 // N = b's values per row = dst's valid cols; a_scale M x ceil(K/64),
 // b_scale ceil(K/64) x N.
 void CheckHif4Shapes(Validator& v, const Operands& o) {
-  const pto_tile *a = o.src0, *as = o.src1, *b = o.src2, *bs = o.src3, *dst = o.dst;
+  const pto_tile *a = o.src0, *as = o.src1, *b = o.ext->src2, *bs = o.ext->src3, *dst = o.dst;
   const uint32_t m = a->valid_rows, k = a->valid_cols * 2, n = b->valid_cols * 2;
   const uint32_t groups = (k + 63) / 64;
   v.Require(dst->valid_rows == m, PTO_ERR_SHAPE_MISMATCH,
@@ -297,8 +302,8 @@ void CheckHif4Shapes(Validator& v, const Operands& o) {
 pto_status CheckTMatmulMXHif4(const Operands& o, pto_profile profile) {
   static const char* const kFunction = "pto_tmatmul_mx_hif4";
   Validator v(kFunction);
-  v.NotNull("dst", o.dst).NotNull("a", o.src0).NotNull("a_scale", o.src1).NotNull("b", o.src2)
-      .NotNull("b_scale", o.src3);
+  v.NotNull("dst", o.dst).NotNull("a", o.src0).NotNull("a_scale", o.src1).NotNull("b", o.ext->src2)
+      .NotNull("b_scale", o.ext->src3);
   if (!v.ok()) return v.status();
   CheckHif4DtypesApart(v, o, profile);
   if (v.ok()) CheckHif4Shapes(v, o);

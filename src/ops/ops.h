@@ -52,20 +52,15 @@ struct GlobalTable {
 // (a program's verifier, which takes a left tile in either of its
 // encodings, ZZ or NZ, under every profile, as pto-isa's CPU model does):
 // the matrix multiplies then leave theirs out.
-struct Operands {
-  pto_tile* dst;
-  const pto_tile* src0;
-  const pto_tile* src1;
-  pto_tile* tmp;
-  int attr;
-  double scalar = 0;
-  int sat = 0;
-  size_t index[2] = {0, 0};
-  bool contents_known = true;
+// The operands only some rows take, apart from Operands so that a call of
+// a row without them clears none of them (a 1x1 call's fixed cost: every C
+// function builds its Operands on its stack): Operands::ext points at a
+// block of them, the shared empty one (kNoOperandsExt) where the caller
+// sets none.
+struct OperandsExt {
   const pto_tile* src2 = nullptr;  // a third source (tmatmul_bias's bias)
   const pto_tile* src3 = nullptr;  // a fourth (tconcatidx's src1_idx)
   const pto_tile* src4 = nullptr;  // a fifth (tmatmul_mx_bias's bias)
-  bool cube_placements_checked = false;
   double* out = nullptr;  // a row's scalar result (tgetval's value; its NoDst trait)
   GlobalTable table = {nullptr, 0, 0};  // a Table or TableDst operand (mgather's, mscatter's)
   uint32_t words[6] = {};  // Words2 / Words4 operands' words in order (trandom's key, counter)
@@ -82,18 +77,37 @@ struct Operands {
   uint32_t declared_cols[4] = {};
   uint32_t declared_tmp_cols = 0;
 };
-// Every C function clears one on its stack; up to 256 bytes GCC does that
-// with 16-byte vector stores (src/meson.build's call-path flags), beyond with a
-// call to memset, a good part of a 1x1 call's time.
-static_assert(sizeof(Operands) <= 256, "ops::Operands outgrew the call path's inline clear");
+inline constexpr OperandsExt kNoOperandsExt{};
+
+struct Operands {
+  pto_tile* dst;
+  const pto_tile* src0;
+  const pto_tile* src1;
+  pto_tile* tmp;
+  int attr;
+  double scalar = 0;
+  int sat = 0;
+  size_t index[2] = {0, 0};
+  bool contents_known = true;
+  bool cube_placements_checked = false;
+  const OperandsExt* ext = &kNoOperandsExt;  // the further operands (OperandsExt)
+};
+// Every C function clears one on its stack (GCC with 16-byte vector stores,
+// src/meson.build's call-path flags); its OperandsExt only where its row
+// takes one of those operands.
+static_assert(sizeof(Operands) <= 96, "ops::Operands outgrew a few stores");
 
 // How many counts a Counts argument holds (tmrgsort_lists's executed[4]).
 constexpr int kCounts = 4;
 
 // Operands' k-th source slot (src0 .. src4), where the C functions store
-// their sources in order.
-constexpr const pto_tile** SourceSlot(Operands* o, int k) {
-  return k == 0 ? &o->src0 : k == 1 ? &o->src1 : k == 2 ? &o->src2 : k == 3 ? &o->src3 : &o->src4;
+// their sources in order: src0 and src1 in o, the others in ext.
+constexpr const pto_tile** SourceSlot(Operands* o, OperandsExt* ext, int k) {
+  return k == 0   ? &o->src0
+         : k == 1 ? &o->src1
+         : k == 2 ? &ext->src2
+         : k == 3 ? &ext->src3
+                  : &ext->src4;
 }
 
 enum class OpId : uint8_t {
@@ -143,10 +157,10 @@ enum class ArgRole : uint8_t {
   kIndex,   // Operands::index, in order
   kBool,    // Operands::attr, 0 or 1
   kEnum,    // Operands::attr; a second enum Operands::sat
-  kOut,     // Operands::out: where the result goes (tgetval's value)
+  kOut,     // OperandsExt::out: where the result goes (tgetval's value)
   kFlags,   // Operands::attr: option bits (an unsigned, its bits kept)
   kWord,    // Operands::attr: a uint32_t's bits (trandom's rounds)
-  kCounts,  // Operands::counts: kCounts counts written (tmrgsort_lists's executed)
+  kCounts,  // OperandsExt::counts: kCounts counts written (tmrgsort_lists's executed)
   kInt,     // Operands::sat: an int after an Enum (tquant_mx's group_axis)
   kShort,   // Operands::index, in order: a uint16_t (timg2col's pos_m, pos_k)
 };
@@ -266,11 +280,11 @@ struct OpDescriptor {
   // TableDst being in dst's place): PTO_OPERANDS_TABLE_POSITION. A program's
   // ins( ) gives the table there among the sources.
   uint8_t table_position = 0;
-  // The names of its Words2 / Words4 operands' words, in Operands::words'
+  // The names of its Words2 / Words4 operands' words, in OperandsExt::words'
   // order, null past the last (trandom's key0, key1, counter0 ...). A
   // program's ins( ) gives them, 32-bit integer values, after the sources.
   const char* word_names[6] = {};
-  // The names of its Aux / OptionalAux operands, in Operands::aux's order,
+  // The names of its Aux / OptionalAux operands, in OperandsExt::aux's order,
   // null past the last (tquant_mx's exp, max, scaling). A program's outs( )
   // gives them after dst.
   const char* aux_names[3] = {};
@@ -279,14 +293,14 @@ struct OpDescriptor {
   uint8_t optional_sources = 0;
 };
 
-// How many words the row reads (Operands::words).
+// How many words the row reads (OperandsExt::words).
 constexpr int WordCount(const OpDescriptor& op) {
   int n = 0;
   while (n < 6 && op.word_names[n] != nullptr) ++n;
   return n;
 }
 
-// How many Aux / OptionalAux operands the row writes (Operands::aux).
+// How many Aux / OptionalAux operands the row writes (OperandsExt::aux).
 constexpr int AuxCount(const OpDescriptor& op) {
   int n = 0;
   while (n < 3 && op.aux_names[n] != nullptr) ++n;
@@ -305,7 +319,7 @@ inline const OpDescriptor& Descriptor(OpId id) { return kOps[static_cast<size_t>
 // (Operands::sat: GlobalTable::oob in bits 0-3, a scatter's
 // pto_scatter_atomic in bits 4-7; 0, the C functions', none), and as
 // tquant.mx's packs its alg, its group axis and, from bit 16, the options
-// its C function has not (Operands::text_flags: interleave).
+// its C function has not (OperandsExt::text_flags: interleave).
 inline bool PacksSecondByte(AttrKind kind) {
   return TwoEnums(kind) || kind == AttrKind::kCmpOffset || kind == AttrKind::kCoalesce ||
          kind == AttrKind::kMxQuant;
@@ -414,7 +428,7 @@ double ElementValue(const pto_tile* t, size_t index);
 
 // TQUANT's MX forms: their operands, rules and run (quant.cc), the row
 // tquant_mx's (exp, max and scaling its Aux operands; a program's
-// pto.tquant.mx is that row, its interleave in Operands::text_flags).
+// pto.tquant.mx is that row, its interleave in OperandsExt::text_flags).
 struct MxQuant {
   pto_tile* dst;
   const pto_tile* src;

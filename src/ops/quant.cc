@@ -99,7 +99,7 @@ bool TextRulesTQuant(const TextOperands& o, char* sentence, size_t size) {
 
 pto_status CheckTQuant(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
-  const pto_tile *src = o.src0, *scale = o.src1, *offset = o.src2;
+  const pto_tile *src = o.src0, *scale = o.src1, *offset = o.ext->src2;
   const pto_tile* tmp = o.tmp;
   const bool a2a3 = profile == PTO_PROFILE_A2A3;
   Validator v("pto_tquant");
@@ -146,7 +146,7 @@ void RunTQuant(const Operands& o, pto_profile profile) {
   // the implementations ignore it).
   const bool asym = o.dst->dtype == PTO_UINT8;
   const kernels::ConstPlane offset =
-      asym ? ParamPlane(o.src2, profile) : kernels::ConstPlane{nullptr, 0};
+      asym ? ParamPlane(o.ext->src2, profile) : kernels::ConstPlane{nullptr, 0};
   kernels::Quantize(asym, o.dst->valid_rows, o.dst->valid_cols, PlaneOf(o.dst),
                     ConstPlaneOf(o.src0), ParamPlane(o.src1, profile), asym ? &offset : nullptr);
 }
@@ -155,7 +155,7 @@ void RunTQuant(const Operands& o, pto_profile profile) {
 
 pto_status CheckTDequant(const Operands& o, pto_profile profile) {
   pto_tile* dst = o.dst;
-  const pto_tile *src = o.src0, *scale = o.src1, *offset = o.src2;
+  const pto_tile *src = o.src0, *scale = o.src1, *offset = o.ext->src2;
   Validator v("pto_tdequant");
   v.NotNull("dst", dst).NotNull("src", src).NotNull("scale", scale).NotNull("offset", offset);
   if (!v.ok()) return v.status();
@@ -174,7 +174,7 @@ pto_status CheckTDequant(const Operands& o, pto_profile profile) {
 void RunTDequant(const Operands& o, pto_profile profile) {
   kernels::Dequantize(o.src0->dtype == PTO_INT16, o.dst->valid_rows, o.dst->valid_cols,
                       PlaneOf(o.dst), ConstPlaneOf(o.src0), ParamPlane(o.src1, profile),
-                      ParamPlane(o.src2, profile));
+                      ParamPlane(o.ext->src2, profile));
 }
 
 }  // namespace ops
@@ -310,8 +310,8 @@ pto_status CheckTQuantMx(const MxQuant& q, pto_profile profile) {
 // maximum / 448 is a float32 product rounded to nearest even).
 namespace {
 MxQuant MxQuantOf(const Operands& o) {
-  return MxQuant{o.dst, o.src0, o.aux[0], o.aux[1], o.aux[2], o.attr, o.sat,
-                 (o.text_flags & 1) != 0};
+  return MxQuant{o.dst, o.src0, o.ext->aux[0], o.ext->aux[1], o.ext->aux[2], o.attr, o.sat,
+                 (o.ext->text_flags & 1) != 0};
 }
 }  // namespace
 
@@ -371,7 +371,9 @@ struct Hif4Quant {
   pto_tile* max;
   pto_tile* scaling;
 };
-Hif4Quant Hif4Of(const Operands& o) { return {o.dst, o.src0, o.aux[0], o.aux[1], o.aux[2]}; }
+Hif4Quant Hif4Of(const Operands& o) {
+  return {o.dst, o.src0, o.ext->aux[0], o.ext->aux[1], o.ext->aux[2]};
+}
 
 // Groups of g along src's valid cols: ceil(cols / g).
 uint32_t Hif4Groups(const Hif4Quant& q, uint32_t g) { return (q.src->valid_cols + g - 1) / g; }

@@ -195,14 +195,14 @@ void RunTMrgSortLists(const MrgSortLists& o, uint16_t* executed) {
 
 // The row tmrgsort_lists: its Operands as the lists' form (src2 and src3
 // NULL for fewer lists; exhausted any nonzero int; the counts to
-// Operands::counts, which may be NULL; a program's declared cols, its
+// OperandsExt::counts, which may be NULL; a program's declared cols, its
 // subviews' windows). Its check refuses NULL operands before the cube's
 // tiles (the row's NullsFirst trait).
 namespace {
 MrgSortLists ListsOf(const Operands& o) {
-  MrgSortLists lists{o.dst, {o.src0, o.src1, o.src2, o.src3}, o.tmp, o.attr != 0};
-  for (size_t k = 0; k < 4; ++k) lists.type_cols[k] = o.declared_cols[k];
-  lists.tmp_type_cols = o.declared_tmp_cols;
+  MrgSortLists lists{o.dst, {o.src0, o.src1, o.ext->src2, o.ext->src3}, o.tmp, o.attr != 0};
+  for (size_t k = 0; k < 4; ++k) lists.type_cols[k] = o.ext->declared_cols[k];
+  lists.tmp_type_cols = o.ext->declared_tmp_cols;
   return lists;
 }
 }  // namespace
@@ -211,7 +211,9 @@ pto_status CheckTMrgSortLists(const Operands& o, pto_profile profile) {
   return CheckTMrgSortLists(ListsOf(o), profile);
 }
 
-void RunTMrgSortLists(const Operands& o, pto_profile) { RunTMrgSortLists(ListsOf(o), o.counts); }
+void RunTMrgSortLists(const Operands& o, pto_profile) {
+  RunTMrgSortLists(ListsOf(o), o.ext->counts);
+}
 
 }  // namespace ops
 }  // namespace pto

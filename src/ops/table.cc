@@ -71,10 +71,13 @@ void RunInRowOrder(const Operands& o, pto_profile profile) {
   for (uint32_t i = 0; i < o.dst->valid_rows; ++i) {
     pto_tile dst = RowOf(o.dst, i);
     pto_tile sources[5];
-    const pto_tile* given[5] = {o.src0, o.src1, o.src2, o.src3, o.src4};
+    const pto_tile* given[5] = {o.src0, o.src1, o.ext->src2, o.ext->src3, o.ext->src4};
     Operands row = o;
+    OperandsExt row_ext = *o.ext;
     row.dst = &dst;
-    const pto_tile** slots[5] = {&row.src0, &row.src1, &row.src2, &row.src3, &row.src4};
+    row.ext = &row_ext;
+    const pto_tile** slots[5] = {&row.src0, &row.src1, &row_ext.src2, &row_ext.src3,
+                                 &row_ext.src4};
     for (int k = 0; k < 5; ++k) {
       if (given[k] == nullptr) continue;
       sources[k] = given[k] == o.dst ? dst : RowOf(given[k], i);
@@ -93,7 +96,7 @@ constexpr auto RunOf(Family family, OpId id) -> void (*)(const Operands&, pto_pr
 
 bool SharesRowsWithDst(const Operands& o) {
   const pto_tile* dst = o.dst;
-  for (const pto_tile* src : {o.src0, o.src1, o.src2, o.src3, o.src4}) {
+  for (const pto_tile* src : {o.src0, o.src1, o.ext->src2, o.ext->src3, o.ext->src4}) {
     if (src != nullptr && src != dst && (src->buffer != nullptr || dst->buffer != nullptr) &&
         !SamePlacement(src, dst) && ValidRegionsOverlapSlow(src, dst))
       return true;
@@ -212,7 +215,7 @@ namespace {
 pto_status RefuseCubeTiles(const OpDescriptor& op, const Operands& o) {
   Validator v(op.c_function);
   v.OnVec("dst", o.dst);
-  const pto_tile* sources[5] = {o.src0, o.src1, o.src2, o.src3, o.src4};
+  const pto_tile* sources[5] = {o.src0, o.src1, o.ext->src2, o.ext->src3, o.ext->src4};
   for (int i = 0; i < op.source_count; ++i) v.OnVec(op.source_names[i], sources[i]);
   if (op.tmp != TmpRole::kNone) v.OnVec("tmp", o.tmp);
   return v.status();
@@ -231,14 +234,27 @@ PTO_CHECK_INLINE inline pto_status RunAccepted(void (*run)(const Operands&, pto_
 
 // ---- the C functions' path ----------------------------------------------
 
-// valid_rows and valid_cols as one value, so that two regions compare in one
-// instruction.
+// sizeof(T) bytes of a tile from `first` as one value: adjacent fields
+// that the common call then compares in one instruction.
+template <typename T>
+inline T FieldsKey(const void* first) {
+  T key;
+  memcpy(&key, first, sizeof(key));
+  return key;
+}
+
+// valid_rows and valid_cols: two regions compare in one instruction.
 inline uint64_t ValidRegionKey(const pto_tile* t) {
   static_assert(offsetof(pto_tile, valid_cols) == offsetof(pto_tile, valid_rows) + 4,
                 "valid_rows and valid_cols are adjacent");
-  uint64_t key;
-  memcpy(&key, &t->valid_rows, sizeof(key));
-  return key;
+  return FieldsKey<uint64_t>(&t->valid_rows);
+}
+
+// location and layout: 0 for a vec ND tile, as the common calls' tiles are.
+inline uint16_t PlacementKey(const pto_tile* t) {
+  static_assert(offsetof(pto_tile, layout) == offsetof(pto_tile, location) + 1,
+                "location and layout are adjacent bytes");
+  return FieldsKey<uint16_t>(&t->location);
 }
 
 // The dtypes the operation accepts for dst under HOST, whatever its attribute
@@ -273,8 +289,7 @@ PTO_CHECK_INLINE inline bool IsCommonBroadcast(const Operands& o, pto_profile pr
   const pto_dtype dtype = dst->dtype;
   if ((dtypes & DtypeBit(dtype)) == 0 || src0->dtype != dtype || e->dtype != dtype ||
       IsEmptyRegion(dst) ||
-      (dst->location | src0->location | e->location | dst->layout | src0->layout | e->layout) !=
-          0 ||
+      (PlacementKey(dst) | PlacementKey(src0) | PlacementKey(e)) != 0 ||
       (reinterpret_cast<uintptr_t>(dst->buffer) | reinterpret_cast<uintptr_t>(src0->buffer) |
        reinterpret_cast<uintptr_t>(e->buffer)) != 0)
     return false;
@@ -325,8 +340,7 @@ PTO_CHECK_INLINE inline bool IsCommonCall(const Operands& o, pto_profile profile
   const uint64_t region = ValidRegionKey(dst);
   return (dtypes & DtypeBit(dtype)) != 0 && src0->dtype == dtype && src1->dtype == dtype &&
          tmp->dtype == dtype &&
-         (dst->location | src0->location | src1->location | tmp->location | dst->layout |
-          src0->layout | src1->layout | tmp->layout) == 0 &&
+         (PlacementKey(dst) | PlacementKey(src0) | PlacementKey(src1) | PlacementKey(tmp)) == 0 &&
          ValidRegionKey(src0) == region &&
          ValidRegionKey(src1) == region && ValidRegionKey(tmp) == region &&
          static_cast<uint32_t>(region) != 0 && (region >> 32) != 0 &&
@@ -355,15 +369,17 @@ __attribute__((noinline, cold)) pto_status CheckAndRun(pto_tile* dst, const pto_
                                                        pto_profile profile) {
   constexpr const OpDescriptor& op = kOps[static_cast<size_t>(kId)];
   Operands o{dst, src0, src1, tmp, attr, scalar, sat, {index0, index1}};
-  o.src2 = src2;
-  o.src3 = src3;
-  o.src4 = src4;
-  o.out = out;
-  o.table = *table;
-  memcpy(o.words, words, sizeof o.words);
-  o.counts = counts;
-  memcpy(o.aux, aux, sizeof o.aux);
-  o.config = config;
+  OperandsExt ext;
+  ext.src2 = src2;
+  ext.src3 = src3;
+  ext.src4 = src4;
+  ext.out = out;
+  ext.table = *table;
+  memcpy(ext.words, words, sizeof ext.words);
+  ext.counts = counts;
+  memcpy(ext.aux, aux, sizeof ext.aux);
+  ext.config = config;
+  o.ext = &ext;
   if constexpr (kId == OpId::kTMov) {
     // A move into or out of the cube's memories: the cube's rules.
     if (IsCubeMove(o)) {
@@ -425,8 +441,9 @@ PTO_CHECK_INLINE inline pto_status Call(const Operands& o) {
   const pto_profile profile = CurrentProfile();
   if (PTO_UNLIKELY(!IsCommonCall<kId>(o, profile)))
     return CheckAndRun<kId>(o.dst, o.src0, o.src1, o.tmp, o.attr, o.scalar, o.sat, o.index[0],
-                            o.index[1], o.src2, o.src3, o.src4, o.out, &o.table, o.words,
-                            o.counts, o.aux, o.config, profile);
+                            o.index[1], o.ext->src2, o.ext->src3, o.ext->src4, o.ext->out,
+                            &o.ext->table, o.ext->words, o.ext->counts, o.ext->aux,
+                            o.ext->config, profile);
   return RunAccepted(kOwnedRuns[static_cast<size_t>(kId)], o, profile);
 }
 
@@ -462,8 +479,8 @@ using pto::ops::Operands;
 #define PTO_ARG_STORE_Enum(name, second) (second ? o.sat : o.attr) = pto::RawEnumValue(name);
 #define PTO_ARG_STORE_Flags(name, second) o.attr = static_cast<int>(name);
 #define PTO_ARG_STORE_Word(name, second) o.attr = static_cast<int>(name);
-#define PTO_ARG_STORE_Out(name, second) o.out = name;
-#define PTO_ARG_STORE_Counts(name, second) o.counts = name;
+#define PTO_ARG_STORE_Out(name, second) ext_.out = name, uses_ext_ = true;
+#define PTO_ARG_STORE_Counts(name, second) ext_.counts = name, uses_ext_ = true;
 #define PTO_ARG_STORE_Int(name, second) o.sat = name;
 #define PTO_ARG_STORE_Short(name, second) o.index[second] = name;
 // A row of attributes.def as the parameters before the sources (LEAD), after
@@ -488,8 +505,11 @@ extern "C" {
                                     PTO_OPERANDS_PARAMS(operand_list)                  \
                                         PTO_ATTRIBUTE_##Attr(PTO_ATTR_TRAIL)) {        \
     Operands o{nullptr, nullptr, nullptr, nullptr, 0};                                 \
-    PTO_OPERANDS_STORE(operand_list) PTO_ATTRIBUTE_##Attr(PTO_ATTR_STORE) return Call< \
-        pto::ops::OpId::k##Camel>(o);                                                  \
+    pto::ops::OperandsExt ext_;                                                        \
+    bool uses_ext_ = false;                                                            \
+    PTO_OPERANDS_STORE(operand_list) PTO_ATTRIBUTE_##Attr(PTO_ATTR_STORE)              \
+    if (uses_ext_) o.ext = &ext_;                                                      \
+    return Call<pto::ops::OpId::k##Camel>(o);                                          \
   }
 #include "operations.def"
 #undef PTO_OPERATION

@@ -369,9 +369,10 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
       if (slot != kNoSlot && IsFloatDtype(p->tiles[slot].type.dtype)) p->uses_float = true;
     return PTO_OK;
   }
-  ops::Operands o = WithTiles(ops::Operands{}, in, tiles);
+  ops::OperandsExt ext;
+  ops::Operands o = WithTiles(ops::Operands{}, &ext, in, tiles);
   double value = 0;  // a scalar result's stand-in (tgetval's)
-  o.out = &value;
+  ext.out = &value;
   // An implicit tmp (a tile the call never reads) takes dst's valid region,
   // but an OwnScratch row's (a row of words of its own) and a ListScratch
   // row's (a row of the lists' cols).
@@ -387,9 +388,9 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
   pto_status status;
   o.attr = ops::AttrOf(*in.op, in.attr);
   o.sat = ops::SaturationOf(*in.op, in.attr);
-  o.text_flags = ops::TextFlagsOf(*in.op, in.attr);
+  ext.text_flags = ops::TextFlagsOf(*in.op, in.attr);
   o.contents_known = false;
-  WithDeclaredCols(*p, in, &o);
+  WithDeclaredCols(*p, in, &ext);
   status = in.op->check(WithMaskView(*in.op, o, &mask_view), p->profile);
   // A rule about regions may hold once the run sets them: decided then.
   const bool region_rule = status == PTO_ERR_SHAPE_MISMATCH || status == PTO_ERR_ALIASING;
@@ -444,7 +445,8 @@ pto_status CheckOperations(Program* p) {
                       "a subview (%" + p->tiles[p->tiles[in.a].IsView() ? in.a : in.b].name +
                           ") cannot be carried into another tile: yield the tile it views");
     if (in.code == Code::kMatmul) {
-      const pto_status status = in.op->check(MatmulOperands(in, tiles.data()), p->profile);
+      ops::OperandsExt ext;
+      const pto_status status = in.op->check(MatmulOperands(in, tiles.data(), &ext), p->profile);
       // A dynamic region's rule may hold once the run sets it: decided then.
       if (status != PTO_OK && !(in.check_at_run && status == PTO_ERR_SHAPE_MISMATCH))
         return Diagnose(*p, in.loc, status, LastError());

@@ -17,8 +17,9 @@ namespace program {
 // the verifier's), the cube tiles dst, a, b and bias (none without one), for
 // the row's check and run under the program's profile. Their locations and
 // layouts are parse/core_cube.cc's to judge (cube_placements_checked): a left
-// tile may be ZZ or NZ under every profile.
-ops::Operands MatmulOperands(const Instr& in, pto_tile* tiles);
+// tile may be ZZ or NZ under every profile. The sources past the second go
+// into *ext, which o.ext points at.
+ops::Operands MatmulOperands(const Instr& in, pto_tile* tiles, ops::OperandsExt* ext);
 
 // Whether a textract window at (row, col) of src (an NZ or ZN mat tile) into
 // a dst of `dst_space` starts where pto-isa's TEXTRACT allows

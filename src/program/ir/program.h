@@ -357,20 +357,25 @@ inline auto TileAt(Tiles& tiles, uint32_t slot) -> decltype(&tiles[0]) {
 }
 
 // o with the tiles of tile operation `in` by role (dst, src0..src3, tmp)
-// from `tiles`; its other fields (attr, scalar, ...) as o gives them. A
-// row's Aux operands are in the source slots after its sources.
+// from `tiles`; its other fields (attr, scalar, ...) as o gives them. Its
+// further operands go into *ext, o's own copied there first, and o.ext
+// points at it. A row's Aux operands are in the source slots after its
+// sources.
 template <typename Tiles>
-inline ops::Operands WithTiles(ops::Operands o, const Instr& in, Tiles& tiles) {
+inline ops::Operands WithTiles(ops::Operands o, ops::OperandsExt* ext, const Instr& in,
+                               Tiles& tiles) {
+  *ext = *o.ext;
+  o.ext = ext;
   o.dst = TileAt(tiles, in.slot[Role::kDst]);
   o.src0 = TileAt(tiles, in.slot[Role::kSrc0]);
   o.src1 = TileAt(tiles, in.slot[Role::kSrc1]);
-  o.src2 = TileAt(tiles, in.slot[Role::kSrc2]);
-  o.src3 = TileAt(tiles, in.slot[Role::kSrc3]);
+  ext->src2 = TileAt(tiles, in.slot[Role::kSrc2]);
+  ext->src3 = TileAt(tiles, in.slot[Role::kSrc3]);
   o.tmp = TileAt(tiles, in.slot[Role::kTmp]);
   const int aux = in.op != nullptr ? ops::AuxCount(*in.op) : 0;
   for (int k = 0; k < aux; ++k) {
-    const pto_tile** source = ops::SourceSlot(&o, in.op->source_count + k);
-    o.aux[k] = TileAt(tiles, in.slot[Role::kSrc0 + in.op->source_count + k]);
+    const pto_tile** source = ops::SourceSlot(&o, ext, in.op->source_count + k);
+    ext->aux[k] = TileAt(tiles, in.slot[Role::kSrc0 + in.op->source_count + k]);
     *source = nullptr;
   }
   return o;
@@ -426,14 +431,15 @@ struct Program {
   SourceLoc no_entry_loc;
 };
 
-// o with the cols the types of instruction `in`'s sources and tmp declare
-// (a subview's window, where its tile's cols are its parent's row pitch).
-inline void WithDeclaredCols(const Program& p, const Instr& in, ops::Operands* o) {
+// An Operands' further operands (ext) with the cols the types of
+// instruction `in`'s sources and tmp declare (a subview's window, where its
+// tile's cols are its parent's row pitch).
+inline void WithDeclaredCols(const Program& p, const Instr& in, ops::OperandsExt* ext) {
   for (size_t k = 0; k < 4; ++k)  // src0 .. src3
     if (in.slot[Role::kSrc0 + k] != kNoSlot)
-      o->declared_cols[k] = static_cast<uint32_t>(p.tiles[in.slot[Role::kSrc0 + k]].type.cols);
+      ext->declared_cols[k] = static_cast<uint32_t>(p.tiles[in.slot[Role::kSrc0 + k]].type.cols);
   if (in.slot[Role::kTmp] != kNoSlot)
-    o->declared_tmp_cols = static_cast<uint32_t>(p.tiles[in.slot[Role::kTmp]].type.cols);
+    ext->declared_tmp_cols = static_cast<uint32_t>(p.tiles[in.slot[Role::kTmp]].type.cols);
 }
 
 // Records "SOURCE:LINE:COL: error: MESSAGE" as the thread's last error.

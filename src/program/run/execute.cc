@@ -128,7 +128,8 @@ inline void Block::PlainTileOp(const Instr& in) {
       return;
     }
   }
-  ops::Operands o = WithTiles(ops::Operands{}, in, tiles_);
+  ops::OperandsExt ext;
+  ops::Operands o = WithTiles(ops::Operands{}, &ext, in, tiles_);
   o.attr = in.run_attr;
   o.scalar = in.run_scalar ? floats_[in.scalar_reg] : 0.0;
   o.sat = in.run_sat;
@@ -198,26 +199,27 @@ pto_status Block::TileOp(const Instr& in) {
     index[k] = static_cast<size_t>(value);
   }
   pto_tile mask_view;
-  ops::Operands with_tiles = WithTiles(ops::Operands{}, in, tiles_);
+  ops::OperandsExt ext;
+  ops::Operands with_tiles = WithTiles(ops::Operands{}, &ext, in, tiles_);
   with_tiles.attr = ops::AttrOf(*in.op, in.attr);
   with_tiles.scalar = scalar;
   with_tiles.sat = ops::SaturationOf(*in.op, in.attr);
-  with_tiles.text_flags = ops::TextFlagsOf(*in.op, in.attr);
+  ext.text_flags = ops::TextFlagsOf(*in.op, in.attr);
   with_tiles.index[0] = index[0];
   with_tiles.index[1] = index[1];
   // A row's words (trandom's key and counter): the registers' low 32 bits
   // (an i32 and a ui32 of the same bits give the same words).
   for (int k = 0; k < ops::WordCount(*in.op); ++k)
-    with_tiles.words[k] = static_cast<uint32_t>(ints_[p_.lists[in.extra + k]]);
+    ext.words[k] = static_cast<uint32_t>(ints_[p_.lists[in.extra + k]]);
   // A table in memory: its view's elements (in.b, of dtype in.d).
   if (ops::HasTrait(*in.op, PTO_TRAIT_Table)) {
-    const pto_status status = TableOfView(in, &with_tiles.table);
+    const pto_status status = TableOfView(in, &ext.table);
     if (status != PTO_OK) return status;
   }
   // A scalar result: into its register (a) once the row has run.
   double value = 0;
   if (ops::RoleCount(in.op->attr, ops::ArgRole::kOut) != 0)
-    with_tiles.out = &value;
+    ext.out = &value;
   const ops::Operands o = WithMaskView(*in.op, with_tiles, &mask_view);
   if (in.check_at_run) {
     if (tmp != nullptr && dst != nullptr && !p_.tiles[in.slot[Role::kTmp]].in_ub &&
@@ -226,7 +228,9 @@ pto_status Block::TileOp(const Instr& in) {
       tmp->valid_cols = dst->valid_cols;
     }
     ops::Operands checked = o;
-    WithDeclaredCols(p_, in, &checked);
+    ops::OperandsExt checked_ext = *o.ext;
+    checked.ext = &checked_ext;
+    WithDeclaredCols(p_, in, &checked_ext);
     const pto_status status = in.op->check(checked, p_.profile);
     if (status != PTO_OK) return Error(in, status, LastError());
   }
@@ -236,8 +240,10 @@ pto_status Block::TileOp(const Instr& in) {
     in.op->run(o, p_.profile);
     // An integer result wrapped to its register's width (the element's),
     // as pto.load_scalar leaves it.
-    if (o.out != nullptr && in.sub != 0) floats_[in.a] = value;
-    else if (o.out != nullptr) ints_[in.a] = Wrap(static_cast<uint64_t>(static_cast<int64_t>(value)), in.bits);
+    if (o.ext->out != nullptr && in.sub != 0)
+      floats_[in.a] = value;
+    else if (o.ext->out != nullptr)
+      ints_[in.a] = Wrap(static_cast<uint64_t>(static_cast<int64_t>(value)), in.bits);
   }
   return PTO_OK;
 }

@@ -19,14 +19,15 @@
 namespace pto {
 namespace program {
 
-ops::Operands MatmulOperands(const Instr& in, pto_tile* tiles) {
+ops::Operands MatmulOperands(const Instr& in, pto_tile* tiles, ops::OperandsExt* ext) {
   ops::Operands o{&tiles[in.a], &tiles[in.b], &tiles[in.c], nullptr, 0};
-  o.src2 = in.d != kNoSlot ? &tiles[in.d] : nullptr;
+  o.ext = ext;
+  ext->src2 = in.d != kNoSlot ? &tiles[in.d] : nullptr;
   if (in.op->source_count >= 4) {  // MX: (a, a_scale, b, b_scale[, bias])
     o.src1 = &tiles[in.slot[0]];
-    o.src2 = &tiles[in.c];
-    o.src3 = &tiles[in.slot[1]];
-    o.src4 = in.d != kNoSlot ? &tiles[in.d] : nullptr;
+    ext->src2 = &tiles[in.c];
+    ext->src3 = &tiles[in.slot[1]];
+    ext->src4 = in.d != kNoSlot ? &tiles[in.d] : nullptr;
   }
   o.cube_placements_checked = true;
   return o;
@@ -454,7 +455,8 @@ pto_status CubeExec::CubeMove(const Instr& in) {
 // operands in a fractal layout, then its run, which multiplies row-major
 // copies of the valid regions and writes dst's back in its layout.
 pto_status CubeExec::Matmul(const Instr& in) {
-  const ops::Operands o = MatmulOperands(in, tiles_.data());
+  ops::OperandsExt ext;
+  const ops::Operands o = MatmulOperands(in, tiles_.data(), &ext);
   const pto_status status = in.op->check(o, p_.profile);
   if (status != PTO_OK) return Error(in, status, LastError());
   if (o.dst->valid_rows != 0 && o.dst->valid_cols != 0) in.op->run(o, p_.profile);

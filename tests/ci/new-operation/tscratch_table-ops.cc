@@ -4,20 +4,24 @@ pto_status CheckTScratchTable(const Operands& o, pto_profile profile) {
   pto_tile *dst = o.dst, *dst1 = o.tmp;
   const pto_tile* src = o.src0;
   Validator v("pto_tscratch_table");
-  v.NotNull("dst", dst).NotNull("table", o.table.data).NotNull("src", src).NotNull("dst1", dst1)
-      .NotNull("out", o.out);
+  v.NotNull("dst", dst)
+      .NotNull("table", o.ext->table.data)
+      .NotNull("src", src)
+      .NotNull("dst1", dst1)
+      .NotNull("out", o.ext->out);
   if (!v.ok()) return v.status();
   v.DtypeAccepted(OpDtypes::kTScratchTable, profile, "dst", dst)
       .SameDtype("src", src, "dst", dst)
       .SameDtype("dst1", dst1, "dst", dst)
-      .Require(o.table.dtype == static_cast<int>(dst->dtype), PTO_ERR_DTYPE_MISMATCH,
-               "table_dtype %d is not dst's", o.table.dtype);
+      .Require(o.ext->table.dtype == static_cast<int>(dst->dtype), PTO_ERR_DTYPE_MISMATCH,
+               "table_dtype %d is not dst's", o.ext->table.dtype);
   if (!v.ok()) return v.status();
   size_t bytes = 0;
-  v.Require(MulFits(o.table.elements, 4, &bytes) && RangeInAddressSpace(o.table.data, bytes),
+  v.Require(MulFits(o.ext->table.elements, 4, &bytes) &&
+                RangeInAddressSpace(o.ext->table.data, bytes),
             PTO_ERR_INVALID_ARGUMENT, "table_elements %zu run past the address space",
-            o.table.elements)
-      .Require(o.index[0] < o.table.elements, PTO_ERR_OUT_OF_RANGE,
+            o.ext->table.elements)
+      .Require(o.index[0] < o.ext->table.elements, PTO_ERR_OUT_OF_RANGE,
                "index %zu is not below table_elements", o.index[0])
       .SameValidRegion("src", src, "dst", dst)
       .SameValidRegion("dst1", dst1, "dst", dst);
@@ -26,8 +30,8 @@ pto_status CheckTScratchTable(const Operands& o, pto_profile profile) {
 
 void RunTScratchTable(const Operands& o, pto_profile) {
   float t;
-  memcpy(&t, static_cast<const char*>(o.table.data) + o.index[0] * 4, 4);
-  *o.out = t;
+  memcpy(&t, static_cast<const char*>(o.ext->table.data) + o.index[0] * 4, 4);
+  *o.ext->out = t;
   for (uint32_t r = 0; r < o.dst->valid_rows; ++r)
     for (uint32_t c = 0; c < o.dst->valid_cols; ++c) {
       float s;
