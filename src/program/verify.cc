@@ -370,7 +370,7 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
     return PTO_OK;
   }
   ops::OperandsExt ext;
-  ops::Operands o = WithTiles(ops::Operands{}, &ext, in, tiles);
+  ops::Operands o = WithTiles(&ext, in, tiles);
   double value = 0;  // a scalar result's stand-in (tgetval's)
   ext.out = &value;
   // An implicit tmp (a tile the call never reads) takes dst's valid region,

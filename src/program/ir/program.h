@@ -356,15 +356,14 @@ inline auto TileAt(Tiles& tiles, uint32_t slot) -> decltype(&tiles[0]) {
   return slot != kNoSlot ? &tiles[slot] : nullptr;
 }
 
-// o with the tiles of tile operation `in` by role (dst, src0..src3, tmp)
-// from `tiles`; its other fields (attr, scalar, ...) as o gives them. Its
-// further operands go into *ext, o's own copied there first, and o.ext
-// points at it. A row's Aux operands are in the source slots after its
+// The operands of tile operation `in`: its tiles by role (dst, src0..src3,
+// tmp) from `tiles`, its other fields (attr, scalar, ...) their defaults;
+// its further operands go into *ext (as constructed: the caller's, which
+// o.ext points at). A row's Aux operands are in the source slots after its
 // sources.
 template <typename Tiles>
-inline ops::Operands WithTiles(ops::Operands o, ops::OperandsExt* ext, const Instr& in,
-                               Tiles& tiles) {
-  *ext = *o.ext;
+inline ops::Operands WithTiles(ops::OperandsExt* ext, const Instr& in, Tiles& tiles) {
+  ops::Operands o{};
   o.ext = ext;
   o.dst = TileAt(tiles, in.slot[Role::kDst]);
   o.src0 = TileAt(tiles, in.slot[Role::kSrc0]);

@@ -129,7 +129,7 @@ inline void Block::PlainTileOp(const Instr& in) {
     }
   }
   ops::OperandsExt ext;
-  ops::Operands o = WithTiles(ops::Operands{}, &ext, in, tiles_);
+  ops::Operands o = WithTiles(&ext, in, tiles_);
   o.attr = in.run_attr;
   o.scalar = in.run_scalar ? floats_[in.scalar_reg] : 0.0;
   o.sat = in.run_sat;
@@ -200,7 +200,7 @@ pto_status Block::TileOp(const Instr& in) {
   }
   pto_tile mask_view;
   ops::OperandsExt ext;
-  ops::Operands with_tiles = WithTiles(ops::Operands{}, &ext, in, tiles_);
+  ops::Operands with_tiles = WithTiles(&ext, in, tiles_);
   with_tiles.attr = ops::AttrOf(*in.op, in.attr);
   with_tiles.scalar = scalar;
   with_tiles.sat = ops::SaturationOf(*in.op, in.attr);
