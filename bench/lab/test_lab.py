@@ -73,7 +73,8 @@ def check_programs(opts):
 
     roof = run(opts.roofline, "--rounds", "1", "--mib", "16")
     bounds = {(name, cores): float(v) for name, cores, v in re.findall(rf"^bound (\S+) ([12]) ({NUM})$", roof, re.M)}
-    for name in ("fma_registers_gflops", "fma_block4_gflops", "fma_block8_gflops", "read_gbs"):
+    for name in ("fma_registers_gflops", "fma_block4_gflops", "fma_block8_gflops", "read_gbs",
+                 "tile_read_gbs"):
         assert bounds.get((name, "1"), 0) > 0, roof
     run(opts.roofline, "--rounds", "0", expect=2)
 
