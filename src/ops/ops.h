@@ -36,22 +36,6 @@ struct GlobalTable {
   static constexpr int kOobRefuse = 0, kOobClamp = 1, kOobWrap = 2, kOobZeroOrSkip = 3;
 };
 
-// The operands of one call. Unused roles are NULL; `attr` is the enum
-// argument (pto_pow_algorithm for tpow), 0 where the operation has none;
-// `scalar` the Scalar family's scalar as the caller gave it (0 elsewhere);
-// `sat` the Conversion attribute's second argument (pto_saturation), with
-// `attr` its pto_round_mode, or an Int argument after an Enum (tquant_mx's
-// group_axis); `index` the offsets of an Offsets row
-// (textract's index_row, index_col) or an IndexScalar row (tsetval's index,
-// with `scalar` its value). `contents_known` is false where the operands'
-// values cannot be read (the program verifier's stand-in tiles, index
-// scalars known only at run time): the checks then leave out the rules on
-// values (tgather's indices, the offsets' ranges), which a later check with
-// the values decides. `cube_placements_checked` is true where the caller
-// has judged the cube operands' locations and layouts by rules of its own
-// (a program's verifier, which takes a left tile in either of its
-// encodings, ZZ or NZ, under every profile, as pto-isa's CPU model does):
-// the matrix multiplies then leave theirs out.
 // The operands only some rows take, apart from Operands so that a call of
 // a row without them clears none of them (a 1x1 call's fixed cost: every C
 // function builds its Operands on its stack): Operands::ext points at a
@@ -79,6 +63,22 @@ struct OperandsExt {
 };
 inline constexpr OperandsExt kNoOperandsExt{};
 
+// The operands of one call. Unused roles are NULL; `attr` is the enum
+// argument (pto_pow_algorithm for tpow), 0 where the operation has none;
+// `scalar` the Scalar family's scalar as the caller gave it (0 elsewhere);
+// `sat` the Conversion attribute's second argument (pto_saturation), with
+// `attr` its pto_round_mode, or an Int argument after an Enum (tquant_mx's
+// group_axis); `index` the offsets of an Offsets row
+// (textract's index_row, index_col) or an IndexScalar row (tsetval's index,
+// with `scalar` its value). `contents_known` is false where the operands'
+// values cannot be read (the program verifier's stand-in tiles, index
+// scalars known only at run time): the checks then leave out the rules on
+// values (tgather's indices, the offsets' ranges), which a later check with
+// the values decides. `cube_placements_checked` is true where the caller
+// has judged the cube operands' locations and layouts by rules of its own
+// (a program's verifier, which takes a left tile in either of its
+// encodings, ZZ or NZ, under every profile, as pto-isa's CPU model does):
+// the matrix multiplies then leave theirs out.
 struct Operands {
   pto_tile* dst;
   const pto_tile* src0;
