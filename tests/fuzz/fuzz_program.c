@@ -33,7 +33,7 @@ static _Alignas(64) unsigned char kernel_memory[65536];
 
 /* Runs a verified program once: a snippet with zero tiles in and its results
  * bound, a kernel with its pointers on 64 KiB of zeros (shared), its
- * integers 16 and its floats 1.0. */
+ * integers 16 (an i1 1) and its floats 1.0. */
 static void run_snippet(const pto_program *p) {
     memset(kernel_memory, 0, sizeof kernel_memory);
     const size_t n = pto_program_param_count(p);
@@ -51,7 +51,11 @@ static void run_snippet(const pto_program *p) {
             continue;
         }
         if (kind == PTO_PARAM_INT) {
-            require(pto_args_set_int(args, i, 16) == PTO_OK, "binding an integer failed");
+            /* 16, or 1 for an i1, which takes 0 or 1 only. */
+            const pto_status status = pto_args_set_int(args, i, 16);
+            require(status == PTO_OK ||
+                        (status == PTO_ERR_OUT_OF_RANGE && pto_args_set_int(args, i, 1) == PTO_OK),
+                    "binding an integer failed");
             continue;
         }
         if (kind == PTO_PARAM_FLOAT) {
