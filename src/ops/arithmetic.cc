@@ -530,7 +530,7 @@ void RunTTri(const Operands& o, pto_profile) {
 }
 
 // The row trandom (Dst(dst), Words2(key), Words4(counter)): the key and
-// counter in Operands::words, rounds (a Word) in attr as its bits. Its rules
+// counter in OperandsExt::words, rounds (a Word) in attr as its bits. Its rules
 // in the contract's order: NULL, the cube's tiles, rounds (an enum-like
 // argument), then dst's dtype, which is where A2A3 (no implementation of the
 // instruction) refuses.

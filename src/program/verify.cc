@@ -321,10 +321,6 @@ pto_status PlaceTiles(Program* p) {
 // serves (the base keeps every address non-null).
 constexpr uintptr_t kVerifyBase = 0x10000;
 
-// The instructions whose tiles the C functions' checks take: the table's
-// operations.
-bool RunsTableChecks(Code c) { return c == Code::kTileOp; }
-
 // tmov into a ZZ tile: its bytes hold exp's exponents in ZZ order (a
 // dynamic valid region: checked when it runs).
 pto_status CheckMxZzMove(const Program& p, const Instr& in, const std::vector<pto_tile>& tiles) {
@@ -338,9 +334,9 @@ pto_status CheckMxZzMove(const Program& p, const Instr& in, const std::vector<pt
                       " bytes, and dst holds " + std::to_string(uint64_t{zz.rows} * zz.cols));
 }
 
-// The rules of a table operation
-// on its tiles as verification places them, and what its run may take
-// straight (Instr::plain and the run_* fields).
+// The rules of a table operation (kTileOp) on its tiles as verification
+// places them, and what its run may take straight (Instr::plain and the
+// run_* fields).
 pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& tiles) {
   uint32_t operands[kMostTileUses];
   TileUses(in, operands);
@@ -350,7 +346,7 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
   // WholeDst rows write (WholeSrc ones also read) whole tiles, rows x cols
   // (tfillpad, treshape), which a window of another tile's rows does not
   // have.
-  const bool whole_tiles = in.code == Code::kTileOp && ops::WritesWholeDst(*in.op);
+  const bool whole_tiles = ops::WritesWholeDst(*in.op);
   const uint32_t whole[] = {
       in.slot[Role::kDst],
       whole_tiles && ops::HasTrait(*in.op, PTO_TRAIT_WholeSrc) ? in.slot[Role::kSrc0] : kNoSlot};
@@ -363,7 +359,7 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
                           " needs a whole tile (its rows x cols), not a window");
   // A table in memory is a view's elements, its extent and contents known
   // when the instruction runs: a Table row's rules are checked then.
-  if (in.code == Code::kTileOp && ops::HasTrait(*in.op, PTO_TRAIT_Table)) {
+  if (ops::HasTrait(*in.op, PTO_TRAIT_Table)) {
     in.check_at_run = true;
     for (uint32_t slot : operands)
       if (slot != kNoSlot && IsFloatDtype(p->tiles[slot].type.dtype)) p->uses_float = true;
@@ -396,24 +392,22 @@ pto_status CheckTableOperation(Program* p, Instr& in, std::vector<pto_tile>& til
   const bool region_rule = status == PTO_ERR_SHAPE_MISMATCH || status == PTO_ERR_ALIASING;
   if (status != PTO_OK && !(in.check_at_run && region_rule))
     return Diagnose(*p, in.loc, status, LastError());
-  if (in.code == Code::kTileOp) {
-    // A scalar here is a float register's (an integer scalar is checked
-    // when it runs: check_at_run); words are registers' and text flags the
-    // attribute's (TileOp reads them).
-    in.plain = !in.check_at_run && o.dst != nullptr &&
-               (!ops::TakesScalar(in.op->attr) || in.scalar_is_float) &&
-               ops::IndexCount(in.op->attr) == 0 && ops::WordCount(*in.op) == 0 &&
-               ops::TextFlagsOf(*in.op, in.attr) == 0 &&
-               !ops::HasTrait(*in.op, PTO_TRAIT_MaskDst | PTO_TRAIT_MaskSrc);
-    in.run_attr = ops::AttrOf(*in.op, in.attr);
-    in.run_sat = ops::SaturationOf(*in.op, in.attr);
-    in.run_scalar = ops::TakesScalar(in.op->attr);
-    in.run_whole_dst = ops::WritesWholeDst(*in.op);
-    // Sources on dst's rows in row order run through the row's run, row by row.
-    in.run_contiguous = o.dst == nullptr || ops::SharesRowsWithDst(o)
-                            ? nullptr
-                            : ops::ContiguousKernelOf(*in.op);
-  }
+  // A scalar here is a float register's (an integer scalar is checked
+  // when it runs: check_at_run); words are registers' and text flags the
+  // attribute's (TileOp reads them).
+  in.plain = !in.check_at_run && o.dst != nullptr &&
+             (!ops::TakesScalar(in.op->attr) || in.scalar_is_float) &&
+             ops::IndexCount(in.op->attr) == 0 && ops::WordCount(*in.op) == 0 &&
+             ops::TextFlagsOf(*in.op, in.attr) == 0 &&
+             !ops::HasTrait(*in.op, PTO_TRAIT_MaskDst | PTO_TRAIT_MaskSrc);
+  in.run_attr = ops::AttrOf(*in.op, in.attr);
+  in.run_sat = ops::SaturationOf(*in.op, in.attr);
+  in.run_scalar = ops::TakesScalar(in.op->attr);
+  in.run_whole_dst = ops::WritesWholeDst(*in.op);
+  // Sources on dst's rows in row order run through the row's run, row by row.
+  in.run_contiguous = o.dst == nullptr || ops::SharesRowsWithDst(o)
+                          ? nullptr
+                          : ops::ContiguousKernelOf(*in.op);
   // Float compares too keep IEEE defaults (subnormals compare as themselves).
   for (const pto_tile* t : {static_cast<const pto_tile*>(dst), src0, src1})
     if (t != nullptr && IsFloatDtype(t->dtype)) p->uses_float = true;
@@ -466,7 +460,7 @@ pto_status CheckOperations(Program* p) {
       if (const pto_status status = CheckMxZzMove(*p, in, tiles)) return status;
       continue;
     }
-    if (!RunsTableChecks(in.code)) continue;
+    if (in.code != Code::kTileOp) continue;  // the C functions' checks: the table's rows
     if (const pto_status status = CheckTableOperation(p, in, tiles)) return status;
   }
   return PTO_OK;

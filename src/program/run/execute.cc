@@ -227,11 +227,8 @@ pto_status Block::TileOp(const Instr& in) {
       tmp->valid_rows = dst->valid_rows;
       tmp->valid_cols = dst->valid_cols;
     }
-    ops::Operands checked = o;
-    ops::OperandsExt checked_ext = *o.ext;
-    checked.ext = &checked_ext;
-    WithDeclaredCols(p_, in, &checked_ext);
-    const pto_status status = in.op->check(checked, p_.profile);
+    WithDeclaredCols(p_, in, &ext);  // the checks' alone (a subview's window)
+    const pto_status status = in.op->check(o, p_.profile);
     if (status != PTO_OK) return Error(in, status, LastError());
   }
   // (A NoDst row's result is one value, whatever src's region.)
