@@ -79,13 +79,15 @@ HWY_INLINE void PackPanel(D d, size_t k_count, size_t n, const float* b, size_t 
 // the same cache sets and evict each other and b's strip; and b's strips,
 // packed anew for every block of rows, were read a short run a page. The
 // copies are exact and the panels of k run in order, each resuming the
-// chains from dst, so every chain is the plain loop's.
+// chains from dst, so every chain is the plain loop's. With zero_seed the
+// chains begin at +0.0f in the block itself: dst is neither zeroed first nor
+// read (a large product's dst would be written, read and written again).
 constexpr size_t kPackRows = 16, kPackM = 256, kPackN = 512, kPackK = 2048;
 static_assert((kPackM * (kPackN + kStripK) + kPackK * kPackN) * 4 <= kernels::kMatmulPackBytes,
               "packed blocks");
 
 void MatmulPacked(size_t m, size_t k_count, size_t n, float* dst, size_t ldd, const float* a,
-                  size_t lda, const float* b, size_t ldb, float* packed) {
+                  size_t lda, const float* b, size_t ldb, float* packed, bool zero_seed) {
   const hn::ScalableTag<float> d;
   const size_t width = 2 * hn::Lanes(d);
   float* const dst_block = packed;
@@ -103,7 +105,11 @@ void MatmulPacked(size_t m, size_t k_count, size_t n, float* dst, size_t ldd, co
       for (size_t i = 0; i < m; i += kPackM) {
         const size_t mc = m - i < kPackM ? m - i : kPackM;
         float* out = dst + i * ldd + j;
-        CopyRows(mc, nc, out, ldd, dst_block, kPackN);
+        if (zero_seed && kk == 0) {
+          for (size_t r = 0; r < mc; ++r) memset(dst_block + r * kPackN, 0, nc * sizeof(float));
+        } else {
+          CopyRows(mc, nc, out, ldd, dst_block, kPackN);
+        }
         for (size_t k = 0; k < kkc; k += kStripK) {
           const size_t kc = kkc - k < kStripK ? kkc - k : kStripK;
           const float* strips = panel + k * padded;

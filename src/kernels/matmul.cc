@@ -140,16 +140,19 @@ HWY_INLINE void WidenRows(D d, size_t rows, size_t cols, const TB* a, size_t lda
 // blocks (MatmulPacked).
 template <typename T, typename TS = T>
 void MatmulTyped(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const TS* a, size_t lda,
-                 const TS* b, size_t ldb) {
+                 const TS* b, size_t ldb, bool zero_seed = false) {
   constexpr bool kWiden = !std::is_same_v<T, TS>;
-  if constexpr (!kWiden) {
-    if (m == 1) return GemvStream<T>(k_count, n, dst, a, b, ldb);
-  }
   if constexpr (std::is_same_v<T, float> && !kWiden) {
     if (m >= kPackRows && k_count > kStripK) {
       float* packed = static_cast<float*>(kernels::MatmulPackBuffer());
-      if (packed != nullptr) return MatmulPacked(m, k_count, n, dst, ldd, a, lda, b, ldb, packed);
+      if (packed != nullptr)
+        return MatmulPacked(m, k_count, n, dst, ldd, a, lda, b, ldb, packed, zero_seed);
     }
+  }
+  if (zero_seed)
+    for (size_t i = 0; i < m; ++i) memset(dst + i * ldd, 0, n * sizeof(T));
+  if constexpr (!kWiden) {
+    if (m == 1) return GemvStream<T>(k_count, n, dst, a, b, ldb);
   }
   constexpr size_t kRows = kWiden ? kNarrowRows : kChunkM;
   for (size_t j = 0; j < n; j += kPanelN) {
@@ -174,6 +177,13 @@ void MatmulTyped(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T
 void MatmulF32Impl(size_t m, size_t k, size_t n, float* dst, size_t ldd, const float* a,
                    size_t lda, const float* b, size_t ldb) {
   MatmulTyped<float>(m, k, n, dst, ldd, a, lda, b, ldb);
+}
+
+// MatmulF32Impl's chains from zero seeds (+0.0f): dst is only written (a
+// large product sets the seeds in its packed block, not in dst first).
+void MatmulF32ZeroImpl(size_t m, size_t k, size_t n, float* dst, size_t ldd, const float* a,
+                       size_t lda, const float* b, size_t ldb) {
+  MatmulTyped<float>(m, k, n, dst, ldd, a, lda, b, ldb, true);
 }
 
 void MatmulI32Impl(size_t m, size_t k, size_t n, int32_t* dst, size_t ldd, const int32_t* a,
@@ -365,6 +375,7 @@ void* MatmulPackBuffer() {
 }
 
 HWY_EXPORT(MatmulF32Impl);
+HWY_EXPORT(MatmulF32ZeroImpl);
 HWY_EXPORT(MatmulI32Impl);
 HWY_EXPORT(MatmulF16Impl);
 HWY_EXPORT(MatmulBf16Impl);
@@ -465,12 +476,15 @@ void Matmul(pto_dtype dtype, size_t m, size_t k, size_t n, const Plane& dst, con
       MatmulInt8Widened(m, k, n, dst, a, b, zero_seed);
     return;
   }
-  if (zero_seed) ZeroSeeds(m, n, dst);
   if (dtype == PTO_FLOAT32) {  // already float32: the tiles themselves
-    PTO_DYNAMIC_DISPATCH(MatmulF32Impl)(m, k, n, static_cast<float*>(dst.data), dst.stride,
-                                        static_cast<const float*>(a.data), a.stride,
-                                        static_cast<const float*>(b.data), b.stride);
-  } else if (dtype == PTO_FLOAT16 || dtype == PTO_BFLOAT16) {
+    const auto impl = zero_seed ? PTO_DYNAMIC_DISPATCH(MatmulF32ZeroImpl)
+                                : PTO_DYNAMIC_DISPATCH(MatmulF32Impl);
+    impl(m, k, n, static_cast<float*>(dst.data), dst.stride, static_cast<const float*>(a.data),
+         a.stride, static_cast<const float*>(b.data), b.stride);
+    return;
+  }
+  if (zero_seed) ZeroSeeds(m, n, dst);
+  if (dtype == PTO_FLOAT16 || dtype == PTO_BFLOAT16) {
     const auto impl = dtype == PTO_FLOAT16 ? PTO_DYNAMIC_DISPATCH(MatmulF16Impl)
                                            : PTO_DYNAMIC_DISPATCH(MatmulBf16Impl);
     impl(m, k, n, static_cast<float*>(dst.data), dst.stride, static_cast<const uint16_t*>(a.data),

@@ -140,7 +140,17 @@ static uint64_t gen_int(rng *r, pto_dtype dt, gen_kind kind) {
     return random_bits(r, dt);
 }
 
+bool value_is_moderate(pto_dtype dt, uint64_t bits) {
+    return !ref_is_float(dt) || fabs(ref_to_double(dt, bits)) < 0x1p20;
+}
+
 uint64_t gen_value(rng *r, pto_dtype dt, gen_kind kind) {
+    if (kind == GEN_FINITE) {
+        uint64_t bits;
+        do bits = gen_value(r, dt, GEN_ANY);
+        while (!value_is_moderate(dt, bits));
+        return bits;
+    }
     return ref_is_float(dt) ? gen_float(r, dt, kind) : gen_int(r, dt, kind);
 }
 
