@@ -173,6 +173,7 @@ def ctx_of(seq_lens, b):
 PARAMS = ("hidden_states", "input_rms_weight", "wq", "wk", "wv", "seq_lens", "rope_cos", "rope_sin", "k_cache",
           "v_cache", "wo", "post_rms_weight", "w_gate", "w_up", "w_down", "out")
 # Those that are bf16, held here as numpy uint16 bits.
+WEIGHTS = ("wq", "wk", "wv", "wo", "w_gate", "w_up", "w_down")
 BF16 = {"hidden_states", "wq", "wk", "wv", "k_cache", "v_cache", "wo", "w_gate", "w_up", "w_down", "out"}
 
 # Each kernel's phase (the --roofline and time report's rows), by the name
@@ -368,7 +369,10 @@ def handoffs_hold(handoffs):
 def matmul_bf16(a, w, absolute=False):
     """a (f32) @ w (bf16 bits) in f32 through numpy's BLAS; w widened to f32
     2048 columns at a time (all of a 8192 x 25600 weight would be 800 MB);
-    absolute: a @ |w|."""
+    absolute: a @ |w|. A float32 w (--numpy-f32-weights: widened once
+    beforehand) goes to BLAS whole."""
+    if w.dtype == np.float32:
+        return a @ (np.abs(w) if absolute else w)
     out = np.empty((a.shape[0], w.shape[1]), np.float32)
     for n in range(0, w.shape[1], 2048):
         wn = from_bf16(w[:, n:n + 2048])
@@ -783,6 +787,9 @@ def parse_args(argv):
                     help="host runtime workers (and threads of an spmd task) to time the step on, comma-separated "
                          "(default 1,2)")
     ap.add_argument("--seed", type=int, default=19)
+    ap.add_argument("--numpy-f32-weights", action="store_true",
+                    help="also time the numpy step with its weights widened to float32 once beforehand (3.1 GB "
+                         "more memory), as a numpy user who keeps float32 weights runs it")
     ap.add_argument("--roofline", metavar="FILE",
                     help="bench/lab/roofline's output: report each phase against the machine's bound")
     a = ap.parse_args(argv)
@@ -833,6 +840,18 @@ def main(argv):
     numpy_s, numpy_cpu = time.perf_counter() - t0, time.process_time() - c0
     print(f"numpy (its BLAS, bf16 widened to f32): {numpy_s:.2f} s ({numpy_cpu:.2f} s of CPU; "
           f"load average {os.getloadavg()[0]:.1f})")
+    if a.numpy_f32_weights:
+        t0 = time.perf_counter()
+        wide = dict(x, **{k: from_bf16(x[k]) for k in WEIGHTS})
+        widen_s = time.perf_counter() - t0
+        t0, c0 = time.perf_counter(), time.process_time()
+        ref_f32 = reference(wide)
+        f32_s, f32_cpu = time.perf_counter() - t0, time.process_time() - c0
+        del wide
+        same_out = np.array_equal(ref_f32["out"], ref["out"])
+        print(f"numpy, weights widened to f32 once beforehand ({widen_s:.2f} s, not counted): {f32_s:.2f} s "
+              f"({f32_cpu:.2f} s of CPU); its out {'the same bits' if same_out else 'differs'} "
+              f"(max abs {np.abs(from_bf16(ref_f32['out']) - from_bf16(ref['out'])).max():.2e})")
 
     chain = Errors(STEP_TOL, bf16_ulps=None)
     for key, name in (("normed", "normed_states"), ("q_proj", "q_proj"), ("k_proj", "k_proj"),
