@@ -333,7 +333,9 @@ PTO_API const char *pto_status_string(pto_status s);
 
 /* A sentence describing this thread's most recent failure, or "" if no call on
  * this thread has failed yet. The pointer stays valid until this thread's next
- * libpto call. A successful call does not clear it. */
+ * libpto call. A successful call does not clear it. (The sentence's 1 KiB is
+ * taken at the thread's first failure; where it cannot be had, a sentence
+ * saying that the failure's sentence was lost for lack of memory.) */
 PTO_API const char *pto_last_error(void);
 
 /* Name of the SIMD target the kernels dispatch to now, e.g. "AVX2", "AVX3",

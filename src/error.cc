@@ -1,7 +1,8 @@
 #include "error.h"
 
 #include <stdio.h>
-#include <stdlib.h>
+
+#include "alloc.h"
 
 namespace pto {
 namespace {
@@ -17,7 +18,7 @@ constexpr size_t kSentenceBytes = 1024;
 struct Sentence {
   char* text = nullptr;
   bool lost = false;  // a failure whose sentence found no memory
-  ~Sentence() { free(text); }
+  ~Sentence() { Free(text); }
 };
 thread_local Sentence last_error;
 
@@ -25,7 +26,7 @@ thread_local Sentence last_error;
 // no memory for it).
 char* Buffer() {
   if (last_error.text == nullptr)
-    last_error.text = static_cast<char*>(calloc(kSentenceBytes, 1));
+    last_error.text = static_cast<char*>(AllocateZeroed(kSentenceBytes));
   last_error.lost = last_error.text == nullptr;
   return last_error.text;
 }

@@ -297,6 +297,24 @@ void TestMatmulPackBuffer(void**) {
   CheckPackedAgainstInPlace(panels);
 }
 
+// A thread's first failure takes the memory for its sentence. Where that
+// allocation fails, the call still fails as it would (its own status), and
+// pto_last_error() says the sentence was lost; the next failure records
+// its own. On a thread of its own, whose first failure this is.
+void TestErrorSentence(void**) {
+  std::thread([] {
+    assert_string_equal(pto_last_error(), "");
+    pto::testing::FailNthAllocation(1);
+    pto_tile* out = nullptr;
+    assert_int_equal(pto_tile_create(PTO_FLOAT32, 0, 1, &out), PTO_ERR_INVALID_ARGUMENT);
+    assert_null(out);
+    assert_non_null(strstr(pto_last_error(), "no memory to record"));
+    pto::testing::FailNthAllocation(0);
+    assert_int_equal(pto_tile_create(PTO_FLOAT32, 0, 1, &out), PTO_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(pto_last_error(), "pto_tile_create"));
+  }).join();
+}
+
 }  // namespace
 
 int main() {
@@ -305,6 +323,7 @@ int main() {
       cmocka_unit_test(TestOperations),
       cmocka_unit_test(TestBuffersAndPlacedTiles),
       cmocka_unit_test(TestMatmulPackBuffer),
+      cmocka_unit_test(TestErrorSentence),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

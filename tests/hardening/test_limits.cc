@@ -26,8 +26,11 @@ const pto_dtype kDtypes[] = {PTO_INT8,    PTO_UINT8,    PTO_INT16,   PTO_UINT16,
 pto_tile* const kSentinel = reinterpret_cast<pto_tile*>(uintptr_t{0x5A5A5A5A});
 
 // pto_tile_create must refuse (dtype, rows, cols) as an invalid argument
-// without attempting a single allocation and without touching *out.
+// without attempting a single allocation and without touching *out. (A
+// thread's first failure takes its sentence's memory, once: a refusal
+// before the count takes it.)
 void ExpectRefusedBeforeAllocation(int dtype, uint32_t rows, uint32_t cols) {
+  assert_int_not_equal(pto_tile_create(PTO_FLOAT32, 0, 1, nullptr), PTO_OK);
   pto::testing::FailNthAllocation(0);
   pto_tile* out = kSentinel;
   const pto_status s = tile_create_any_dtype(dtype, rows, cols, &out);
