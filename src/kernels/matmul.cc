@@ -134,10 +134,11 @@ HWY_INLINE void WidenRows(D d, size_t rows, size_t cols, const TB* a, size_t lda
 }
 
 // dst = the chains of a and b, whose elements are T's or FLOAT16 / BFLOAT16
-// ones for float32 chains (TS). One row of a streams b (GemvStream); else
-// the cache blocks above, a's narrow elements widened first a block of
-// kNarrowRows x kStripK at a time, large float32 products on packed
-// blocks (MatmulPacked).
+// ones for float32 chains (TS), seeded by dst's values or, with zero_seed,
+// by zeros (+0.0f, 0). One row of a streams b (GemvStream); else the cache
+// blocks above, a's narrow elements widened first a block of kNarrowRows x
+// kStripK at a time, large float32 products on packed blocks (MatmulPacked,
+// which sets zero seeds in its block: dst is then only written).
 template <typename T, typename TS = T>
 void MatmulTyped(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const TS* a, size_t lda,
                  const TS* b, size_t ldb, bool zero_seed = false) {
