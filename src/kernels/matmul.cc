@@ -40,6 +40,9 @@ namespace pto::kernels {
 // kPackM x (kPackN + kStripK) + kPackK x kPackN float32 elements: 5 MiB.
 constexpr size_t kMatmulPackBytes = (size_t{256} * (512 + 256) + size_t{2048} * 512) * 4;
 void* MatmulPackBuffer();
+// dst's m x n int32 or float32 elements set to zero bits (0, +0.0f): the
+// seeds of a zero-seeded product.
+void ZeroSeeds(size_t m, size_t n, const Plane& dst);
 }  // namespace pto::kernels
 #endif  // PTO_KERNELS_MATMUL_PACK_BUFFER_
 
@@ -150,8 +153,7 @@ void MatmulTyped(size_t m, size_t k_count, size_t n, T* dst, size_t ldd, const T
         return MatmulPacked(m, k_count, n, dst, ldd, a, lda, b, ldb, packed, zero_seed);
     }
   }
-  if (zero_seed)
-    for (size_t i = 0; i < m; ++i) memset(dst + i * ldd, 0, n * sizeof(T));
+  if (zero_seed) kernels::ZeroSeeds(m, n, kernels::Plane{dst, ldd});
   if constexpr (!kWiden) {
     if (m == 1) return GemvStream<T>(k_count, n, dst, a, b, ldb);
   }
@@ -450,8 +452,6 @@ void MatmulWidened(Impl impl, pto_dtype a_dtype, pto_dtype b_dtype, size_t m, si
 
 }  // namespace
 
-// dst's m x n int32 or float32 elements set to zero bits (0, +0.0f): the
-// seeds of a zero-seeded product.
 void ZeroSeeds(size_t m, size_t n, const Plane& dst) {
   char* out = static_cast<char*>(dst.data);
   if (dst.stride == n) {

@@ -140,15 +140,18 @@ static uint64_t gen_int(rng *r, pto_dtype dt, gen_kind kind) {
     return random_bits(r, dt);
 }
 
-bool value_is_moderate(pto_dtype dt, uint64_t bits) {
+static bool value_is_moderate(pto_dtype dt, uint64_t bits) {
     return !ref_is_float(dt) || fabs(ref_to_double(dt, bits)) < 0x1p20;
 }
 
 uint64_t gen_value(rng *r, pto_dtype dt, gen_kind kind) {
-    if (kind == GEN_FINITE) {
+    if (kind == GEN_FINITE || kind == GEN_CHAIN) {
         uint64_t bits;
-        do bits = gen_value(r, dt, GEN_ANY);
-        while (!value_is_moderate(dt, bits));
+        do {
+            gen_kind draw = GEN_ANY;
+            if (kind == GEN_CHAIN) draw = ref_is_float(dt) && rng_next(r) % 16 == 0 ? GEN_FINITE : GEN_POW_EXP;
+            bits = gen_value(r, dt, draw);
+        } while (!value_is_moderate(dt, bits));
         return bits;
     }
     return ref_is_float(dt) ? gen_float(r, dt, kind) : gen_int(r, dt, kind);

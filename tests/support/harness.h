@@ -46,14 +46,14 @@ typedef enum {
     GEN_POSITIVE, /* mostly positive, with the specials */
     GEN_POW_BASE, /* bases whose powers stay mostly in range */
     GEN_POW_EXP,  /* integer and fractional exponents of moderate size */
-    GEN_FINITE    /* GEN_ANY's moderate values: no NaN, infinity or magnitude of 2^20 or more */
+    GEN_FINITE,   /* GEN_ANY's moderate values: no NaN, infinity or magnitude of 2^20 or more */
+    GEN_CHAIN     /* a long chain's sources: GEN_POW_EXP's moderate values, GEN_FINITE's 1 in 16 */
 } gen_kind;
+/* (Moderate: an integer, or a float of magnitude below 2^20. A long sum of
+ * products of such values stays finite, so that every term of a chain shows
+ * in its result: one NaN or infinity among them makes the whole sum NaN or
+ * infinite, and hides the rest.) */
 uint64_t gen_value(rng *r, pto_dtype dt, gen_kind kind);
-/* Whether bits are an integer or a float value of magnitude below 2^20 (no
- * NaN, no infinity): a long sum of products of such values stays finite, so
- * that every term of a chain shows in its result (one NaN or infinity among
- * them makes the whole sum NaN or infinite, and hides the rest). */
-bool value_is_moderate(pto_dtype dt, uint64_t bits);
 /* bits as a scalar argument carries them: the C API passes scalars as
  * doubles, so an 8-byte integer keeps at most 53 significant bits (its low
  * 11 cleared: every such value of INT64 and UINT64 is a double exactly);
